@@ -1,0 +1,4 @@
+#ifndef NSE_CMAGIC_SHIM_H
+#define NSE_CMAGIC_SHIM_H
+#include <magic.h>
+#endif
