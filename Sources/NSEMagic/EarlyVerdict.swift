@@ -80,9 +80,12 @@ extension MagicSniffer {
         { [self] prefix in earlyVerdict(prefix: prefix, limits: limits) }
     }
 
-    /// libmagic's fallbacks, which more bytes may turn into something definite.
+    /// Answers that more bytes may turn into an accepted type: libmagic's fallbacks, and the
+    /// MIME types of accepted types whose details are still missing (4 bytes of an MPEG stream
+    /// say `video/mpeg`, "MPEG sequence", but not yet whether it is MPEG-1 or MPEG-2).
     static func mayStillChange(mime: String) -> Bool {
         ["application/octet-stream", "text/plain", "application/x-empty", "inode/x-empty"].contains(mime)
+            || AttachmentRules.types.contains { $0.mime == mime }
     }
 
     /// The detail of an `unrecognized-type` rejection: libmagic's words, then what iOS takes.
