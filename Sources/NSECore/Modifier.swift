@@ -1,0 +1,106 @@
+import Logging
+
+/// One step of the chain: code that changes a notification's content before it is shown, as
+/// `UNNotificationServiceExtension.didReceive(_:withContentHandler:)` does on the phone.
+///
+/// A modifier must be `Sendable`: one value serves every notification, from many tasks at once.
+public protocol Modifier: Sendable {
+    /// The step's name in reports and errors, e.g. `decrypt`.
+    var name: String { get }
+
+    /// Changes the content. Throwing marks the step failed; the step's error policy decides
+    /// whether the chain goes on without its changes or the original content is delivered.
+    func modify(_ content: inout NotificationContent, context: ModifierContext) async throws
+
+    /// Called when the deadline passes while this step runs and the pipeline delivers its best
+    /// attempt, as `serviceExtensionTimeWillExpire()` is: `content` is what the finished steps
+    /// produced; change it to offer something better than that (e.g. "New message").
+    /// It must return at once. The default leaves the content as it is.
+    func timeWillExpire(_ content: inout NotificationContent, context: ModifierContext)
+}
+
+extension Modifier {
+    public func timeWillExpire(_ content: inout NotificationContent, context: ModifierContext) {}
+}
+
+/// What a modifier may use besides the content: the request as it arrived, the deadline,
+/// this notification's scratch directory, a logger, and the process's shared services.
+public struct ModifierContext: Sendable {
+    /// The request as it arrived, before any step ran.
+    public let request: NotificationRequest
+    /// When the content must be delivered.
+    public let deadline: ContinuousClock.Instant
+    /// A logger carrying the notification's id.
+    public let logger: Logger
+    /// Shared services (a downloader, a sniffer, a key store), looked up by key.
+    public let services: Services
+    let scratch: ScratchDirectory
+    let diagnostics: Diagnostics
+
+    init(
+        request: NotificationRequest, deadline: ContinuousClock.Instant, logger: Logger,
+        services: Services, scratch: ScratchDirectory, diagnostics: Diagnostics
+    ) {
+        self.request = request
+        self.deadline = deadline
+        self.logger = logger
+        self.services = services
+        self.scratch = scratch
+        self.diagnostics = diagnostics
+    }
+
+    /// The time left until the deadline (zero or negative once it has passed).
+    public var remaining: Duration { deadline - ContinuousClock.now }
+
+    /// This notification's own directory, created on first use. Attachments are written here
+    /// and nowhere else.
+    public func scratchDirectory() throws -> String {
+        try scratch.path()
+    }
+
+    /// Adds a warning to the result.
+    public func warn(_ message: String) {
+        diagnostics.warn(message)
+    }
+
+    /// Records an attachment that was refused; the notification still goes out without it.
+    public func reject(_ rejection: Rejection) {
+        diagnostics.reject(rejection)
+    }
+
+    /// A context for testing a modifier on its own, outside a pipeline.
+    public static func standalone(
+        request: NotificationRequest,
+        deadline: Duration = .seconds(30),
+        scratchRoot: String? = nil,
+        services: Services = Services(),
+        logger: Logger = Logger(label: "nse")
+    ) -> ModifierContext {
+        ModifierContext(
+            request: request, deadline: .now + deadline, logger: logger, services: services,
+            scratch: ScratchDirectory(root: scratchRoot ?? ScratchDirectory.defaultRoot, notificationID: request.id),
+            diagnostics: Diagnostics())
+    }
+
+    /// The warnings recorded so far (for tests of a single modifier).
+    public var warnings: [String] { diagnostics.snapshot().warnings }
+    /// The rejections recorded so far (for tests of a single modifier).
+    public var rejections: [Rejection] { diagnostics.snapshot().rejected }
+}
+
+/// A key for a shared service in `Services`.
+public protocol ServiceKey {
+    associatedtype Value: Sendable
+}
+
+/// Shared services by key, so NSECore needs to know none of their types.
+public struct Services: Sendable {
+    private var storage: [ObjectIdentifier: any Sendable] = [:]
+
+    public init() {}
+
+    public subscript<Key: ServiceKey>(_ key: Key.Type) -> Key.Value? {
+        get { storage[ObjectIdentifier(key)] as? Key.Value }
+        set { storage[ObjectIdentifier(key)] = newValue }
+    }
+}

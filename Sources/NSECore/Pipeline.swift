@@ -1,0 +1,253 @@
+import Logging
+import Synchronization
+
+/// An ordered chain of modifiers, run inside one deadline, followed by attachment validation.
+///
+/// A `Pipeline` is a value that is safe to use from many tasks at once: `nse run`, `nse batch`
+/// and `nse serve` share one.
+public struct Pipeline: Sendable {
+    /// What to do when a step throws.
+    public enum ErrorPolicy: String, Sendable, Hashable, CaseIterable {
+        /// Go on without the failed step's changes.
+        case skip
+        /// Stop and deliver the original content.
+        case original
+    }
+
+    /// What to deliver when the deadline passes.
+    public enum TimeoutPolicy: String, Sendable, Hashable, CaseIterable {
+        /// The content as it arrived (iOS shows the original when an extension runs out of time).
+        case original
+        /// What the finished steps produced, plus what the running step's `timeWillExpire` offers.
+        case bestAttempt = "best-attempt"
+    }
+
+    /// A modifier and its error policy.
+    public struct Step: Sendable {
+        public var modifier: any Modifier
+        public var onError: ErrorPolicy
+
+        public init(_ modifier: any Modifier, onError: ErrorPolicy = .skip) {
+            self.modifier = modifier
+            self.onError = onError
+        }
+    }
+
+    /// iOS gives an extension about 30 seconds.
+    public static let defaultDeadline: Duration = .seconds(30)
+
+    public var steps: [Step]
+    public var deadline: Duration
+    public var onTimeout: TimeoutPolicy
+    /// The system stage: checks attachments after the last step. `nil` accepts them unchecked.
+    public var validator: (any AttachmentValidator)?
+    /// Where each notification's scratch directory is made.
+    public var scratchRoot: String
+    /// Shared services handed to every step.
+    public var services: Services
+    public var logger: Logger
+
+    public init(
+        steps: [Step] = [],
+        deadline: Duration = Pipeline.defaultDeadline,
+        onTimeout: TimeoutPolicy = .original,
+        validator: (any AttachmentValidator)? = nil,
+        scratchRoot: String? = nil,
+        services: Services = Services(),
+        logger: Logger = Logger(label: "nse")
+    ) {
+        self.steps = steps
+        self.deadline = deadline
+        self.onTimeout = onTimeout
+        self.validator = validator
+        self.scratchRoot = scratchRoot ?? ScratchDirectory.defaultRoot
+        self.services = services
+        self.logger = logger
+    }
+
+    /// Processes one notification and always answers, at the latest at its deadline.
+    public func process(_ request: NotificationRequest) async -> NotificationResult {
+        let deadline = request.receivedAt + (request.deadline ?? self.deadline)
+        let original = request.content
+        var logger = self.logger
+        logger[metadataKey: "notification"] = "\(request.id)"
+
+        let byteCount = request.originalText?.count ?? JSON.object(request.payload).serialized().count
+        var warnings = PayloadLinter.lint(request.payload, byteCount: byteCount)
+
+        // The gate: iOS runs an extension only for mutable-content 1 with something to show.
+        if let skipReason = Self.skipReason(original) {
+            var result = NotificationResult(
+                id: request.id, outcome: .skipped, reason: skipReason, content: original,
+                steps: steps.map { .init(name: $0.modifier.name, status: .notRun) },
+                warnings: warnings, elapsed: ContinuousClock.now - request.receivedAt)
+            result.originalText = request.originalText
+            return result
+        }
+
+        let diagnostics = Diagnostics()
+        let context = ModifierContext(
+            request: request, deadline: deadline, logger: logger, services: services,
+            scratch: ScratchDirectory(root: scratchRoot, notificationID: request.id), diagnostics: diagnostics)
+        let progress = Progress(content: original, stepCount: steps.count)
+        let chain = Chain(steps: steps, validator: validator)
+
+        let finished = await raceAgainstDeadline(deadline) {
+            await chain.run(original, context: context, progress: progress)
+        }
+
+        let collected = diagnostics.snapshot()
+        warnings += collected.warnings
+        var result: NotificationResult
+        if let finished {
+            result = NotificationResult(
+                id: request.id, outcome: finished.outcome(original: original), reason: finished.failureReason,
+                content: finished.content, rejected: collected.rejected + finished.rejected, steps: finished.reports,
+                warnings: warnings + finished.warnings)
+        } else {
+            result = await expired(request: request, original: original, context: context, progress: progress, warnings: warnings)
+        }
+        if result.content == original {
+            if result.outcome == .modified { result.outcome = .unchanged }
+            result.originalText = request.originalText
+        }
+        result.elapsed = ContinuousClock.now - request.receivedAt
+        logger.debug("processed", metadata: ["outcome": "\(result.outcome.rawValue)", "reason": "\(result.reason ?? "")"])
+        return result
+    }
+
+    /// The result when the deadline passed before the chain finished.
+    private func expired(
+        request: NotificationRequest, original: NotificationContent, context: ModifierContext,
+        progress: Progress, warnings: [String]
+    ) async -> NotificationResult {
+        let snapshot = progress.snapshot()
+        let now = ContinuousClock.now
+        var reports = snapshot.reports
+        if let running = snapshot.running {
+            reports[running.index] = .init(name: steps[running.index].modifier.name, status: .timedOut, duration: now - running.start)
+        }
+        let rejected = context.diagnostics.snapshot().rejected
+        var warnings = warnings
+        var content = original
+        if onTimeout == .bestAttempt {
+            content = snapshot.content
+            if let running = snapshot.running {
+                steps[running.index].modifier.timeWillExpire(&content, context: context)
+            }
+            // Attachments offered as the best attempt are checked too: iOS would refuse bad ones.
+            if let validator, !content.attachments.isEmpty {
+                let validation = await validator.validate(content.attachments, context: context)
+                content.attachments = validation.accepted
+                warnings += validation.warnings
+                return NotificationResult(
+                    id: request.id, outcome: .fallback, reason: "deadline", content: content,
+                    rejected: rejected + validation.rejected, steps: reports, warnings: warnings)
+            }
+        }
+        return NotificationResult(
+            id: request.id, outcome: .fallback, reason: "deadline", content: content,
+            rejected: rejected, steps: reports, warnings: warnings)
+    }
+
+    /// Why iOS would not run an extension for this content (`not-mutable`, `no-alert`), or `nil` if it would.
+    public static func gateDecision(_ content: NotificationContent) -> String? {
+        skipReason(content)
+    }
+
+    static func skipReason(_ content: NotificationContent) -> String? {
+        if !content.isMutable { return "not-mutable" }
+        if !content.hasAlertText { return "no-alert" }
+        return nil
+    }
+}
+
+/// How far the chain got: read when the deadline passes to build the fallback.
+final class Progress: Sendable {
+    struct Snapshot {
+        var content: NotificationContent
+        var reports: [NotificationResult.StepReport]
+        var running: (index: Int, start: ContinuousClock.Instant)?
+    }
+
+    private let state: Mutex<Snapshot>
+
+    init(content: NotificationContent, stepCount: Int) {
+        state = Mutex(Snapshot(content: content, reports: [], running: nil))
+        _ = stepCount
+    }
+
+    func setReports(_ reports: [NotificationResult.StepReport]) {
+        state.withLock { $0.reports = reports }
+    }
+
+    func started(_ index: Int, at start: ContinuousClock.Instant) {
+        state.withLock { $0.running = (index, start) }
+    }
+
+    func finished(_ index: Int, report: NotificationResult.StepReport, content: NotificationContent) {
+        state.withLock { state in
+            state.reports[index] = report
+            state.content = content
+            state.running = nil
+        }
+    }
+
+    func snapshot() -> Snapshot {
+        state.withLock { $0 }
+    }
+}
+
+/// The steps and the system stage, run in order.
+struct Chain: Sendable {
+    struct Finished: Sendable {
+        var content: NotificationContent
+        var reports: [NotificationResult.StepReport]
+        var rejected: [Rejection] = []
+        var warnings: [String] = []
+        var failureReason: String?
+
+        func outcome(original: NotificationContent) -> NotificationResult.Outcome {
+            if failureReason != nil { return .fallback }
+            return content == original ? .unchanged : .modified
+        }
+    }
+
+    let steps: [Pipeline.Step]
+    let validator: (any AttachmentValidator)?
+
+    func run(_ original: NotificationContent, context: ModifierContext, progress: Progress) async -> Finished {
+        var content = original
+        var reports = steps.map { NotificationResult.StepReport(name: $0.modifier.name, status: .notRun) }
+        progress.setReports(reports)
+        for (index, step) in steps.enumerated() {
+            if Task.isCancelled { break }
+            let start = ContinuousClock.now
+            progress.started(index, at: start)
+            var attempt = content
+            do {
+                try await step.modifier.modify(&attempt, context: context)
+                content = attempt
+                reports[index] = .init(name: step.modifier.name, status: .ok, duration: .now - start)
+            } catch {
+                let message = String(describing: error)
+                reports[index] = .init(name: step.modifier.name, status: .failed, duration: .now - start, error: message)
+                context.logger.warning("step failed", metadata: ["step": "\(step.modifier.name)", "error": "\(message)"])
+                if step.onError == .original {
+                    progress.finished(index, report: reports[index], content: content)
+                    return Finished(
+                        content: original, reports: reports, failureReason: "step-failed:\(step.modifier.name)")
+                }
+            }
+            progress.finished(index, report: reports[index], content: content)
+        }
+        var finished = Finished(content: content, reports: reports)
+        if let validator, !content.attachments.isEmpty {
+            let validation = await validator.validate(content.attachments, context: context)
+            finished.content.attachments = validation.accepted
+            finished.rejected = validation.rejected
+            finished.warnings = validation.warnings
+        }
+        return finished
+    }
+}
