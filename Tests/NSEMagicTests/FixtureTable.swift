@@ -46,3 +46,6 @@ struct FixtureCase: Sendable, CustomTestStringConvertible {
 
     static let all = accepted + refused
 }
+
+/// Swift Testing has an `Attachment` of its own; in these tests the word means iOS's.
+typealias Attachment = NSECore.Attachment
