@@ -46,7 +46,7 @@ struct AttachmentCheck {
 
         let result: SniffResult
         do {
-            result = try sniffer.sniff(file: realFile)
+            result = try sniffer.sniff(file: realFile, describe: .whenNeeded)
         } catch let error as MagicError {
             return reject(.invalidURL, error.description)
         } catch {
@@ -76,7 +76,7 @@ struct AttachmentCheck {
             accepted.options.typeHint = type.uti
         }
         if let claimed = attachment.mime, claimed != "application/octet-stream",
-           AttachmentRules.type(mime: claimed, description: result.description)?.uti != type.uti {
+           AttachmentRules.type(mime: claimed, description: result.description ?? "")?.uti != type.uti {
             warnings.append("\(label): declared as \(claimed), the bytes are \(result.mime) (\(type.uti))")
         }
 

@@ -55,7 +55,7 @@ extension MagicSniffer {
 
         let result: SniffResult
         do {
-            result = try sniff(bytes: prefix)
+            result = try sniff(bytes: prefix, describe: .whenNeeded)
         } catch {
             // libmagic failing on a buffer is not the sender's fault: let the transfer finish
             // and the validation stage decide on the whole file.
@@ -90,7 +90,7 @@ extension MagicSniffer {
 
     /// The detail of an `unrecognized-type` rejection: libmagic's words, then what iOS takes.
     static func unrecognizedDetail(_ result: SniffResult) -> String {
-        "\(result.description): not an attachment type iOS accepts (\(AttachmentRules.acceptedExtensionList))"
+        "\(result.description ?? result.mime): not an attachment type iOS accepts (\(AttachmentRules.acceptedExtensionList))"
     }
 }
 

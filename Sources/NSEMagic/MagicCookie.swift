@@ -34,12 +34,14 @@ final class MagicCookie: @unchecked Sendable {
         return magic_getparam(handle, MAGIC_PARAM_BYTES_MAX, &value) == 0 ? value : 1 << 20
     }
 
-    /// libmagic's MIME type and description of some bytes: the two answers `file --mime-type`
-    /// and `file` give.
-    func classify(_ bytes: UnsafeRawBufferPointer) throws -> (mime: String, description: String) {
-        let mime = try run(flags: MAGIC_MIME_TYPE, bytes)
-        let description = try run(flags: MAGIC_NONE, bytes)
-        return (mime, description)
+    /// libmagic's MIME type of some bytes (`file --mime-type`).
+    func mimeType(_ bytes: UnsafeRawBufferPointer) throws -> String {
+        try run(flags: MAGIC_MIME_TYPE, bytes)
+    }
+
+    /// libmagic's description of some bytes (`file -b`).
+    func describe(_ bytes: UnsafeRawBufferPointer) throws -> String {
+        try run(flags: MAGIC_NONE, bytes)
     }
 
     private func run(flags: Int32, _ bytes: UnsafeRawBufferPointer) throws -> String {

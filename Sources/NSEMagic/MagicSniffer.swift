@@ -35,10 +35,12 @@ public final class MagicSniffer: Sendable {
 
     /// Classifies the file at `path` by its bytes (its name plays no part).
     ///
+    /// - Parameter describe: whether to ask libmagic for its description even when the MIME
+    ///   type alone decides; each answer is a full pass over libmagic's rules.
     /// - Throws: `MagicError` with `.fileNotFound`, `.notARegularFile` or `.readFailed`.
-    public func sniff(file path: String) throws -> SniffResult {
+    public func sniff(file path: String, describe: DescriptionPolicy = .always) throws -> SniffResult {
         let prefix = try FilePrefix.load(path, limit: bytesMax)
-        return try classify(prefix.bytes, byteCount: prefix.size)
+        return try classify(prefix.bytes, byteCount: prefix.size, describe: describe)
     }
 
     /// Classifies some bytes, e.g. the first bytes of a transfer.
@@ -46,21 +48,43 @@ public final class MagicSniffer: Sendable {
     /// - Parameters:
     ///   - bytes: the bytes, from the start of the file.
     ///   - totalByteCount: the size of the whole file if known; defaults to `bytes.count`.
-    public func sniff(bytes: [UInt8], totalByteCount: Int64? = nil) throws -> SniffResult {
-        try classify(bytes, byteCount: totalByteCount ?? Int64(bytes.count))
+    ///   - describe: whether to ask libmagic for its description even when the MIME type alone decides.
+    public func sniff(bytes: [UInt8], totalByteCount: Int64? = nil, describe: DescriptionPolicy = .always) throws -> SniffResult {
+        try classify(bytes, byteCount: totalByteCount ?? Int64(bytes.count), describe: describe)
     }
 
-    private func classify(_ bytes: [UInt8], byteCount: Int64) throws -> SniffResult {
+    private func classify(_ bytes: [UInt8], byteCount: Int64, describe: DescriptionPolicy) throws -> SniffResult {
         // libmagic never looks past bytesMax; neither do we.
-        let answer = try bytes.withUnsafeBytes { all in
+        try bytes.withUnsafeBytes { all in
             let buffer = UnsafeRawBufferPointer(rebasing: all.prefix(bytesMax))
-            return try pool.withCookie { try $0.classify(buffer) }
+            return try pool.withCookie { cookie in
+                let mime = try cookie.mimeType(buffer)
+                if describe == .whenNeeded, let type = AttachmentRules.typeByMIMEAlone(mime) {
+                    return SniffResult(type: type, mime: mime, description: nil, byteCount: byteCount)
+                }
+                let description = try cookie.describe(buffer)
+                return SniffResult(
+                    type: AttachmentRules.type(mime: mime, description: description),
+                    mime: mime, description: description, byteCount: byteCount)
+            }
         }
-        return SniffResult(
-            type: AttachmentRules.type(mime: answer.mime, description: answer.description),
-            mime: answer.mime,
-            description: answer.description,
-            byteCount: byteCount
-        )
+    }
+}
+
+/// When to ask libmagic for its description besides the MIME type.
+public enum DescriptionPolicy: Sendable, Hashable {
+    /// Always: every result has libmagic's description (two passes over its rules).
+    case always
+    /// Only when the MIME type alone does not decide: for refused bytes (the description says
+    /// what they are) and for MIME types that cover several things (`video/mpeg`, `audio/mpeg`).
+    /// An accepted type then costs one pass, and its result has no description.
+    case whenNeeded
+}
+
+extension AttachmentRules {
+    /// The accepted type a MIME type denotes on its own, or nil when libmagic's description
+    /// is needed to decide (or the type is refused).
+    static func typeByMIMEAlone(_ mime: String) -> AttachmentType? {
+        mime == "video/mpeg" || mime == "audio/mpeg" ? nil : type(mime: mime, description: "")
     }
 }

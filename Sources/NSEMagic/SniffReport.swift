@@ -95,11 +95,12 @@ public struct SniffReport: Sendable, Hashable {
 
 extension MagicSniffer {
     /// Classifies one file and judges it by iOS's rules and `limits`. Never throws: an unreadable
-    /// file is a report too (`invalid-url`).
-    public func report(file path: String, limits: AttachmentLimits = .ios) -> SniffReport {
+    /// file is a report too (`invalid-url`). `describe: .whenNeeded` suits the one-line form,
+    /// which shows libmagic's description only for refused files.
+    public func report(file path: String, limits: AttachmentLimits = .ios, describe: DescriptionPolicy = .always) -> SniffReport {
         let result: SniffResult
         do {
-            result = try sniff(file: path)
+            result = try sniff(file: path, describe: describe)
         } catch {
             return SniffReport(file: path, accepted: false, reason: .invalidURL, detail: "\(error)")
         }
@@ -124,7 +125,9 @@ extension MagicSniffer {
     }
 
     /// Reports on many files, classifying as many at once as the pool allows; in the given order.
-    public func reports(files: [String], limits: AttachmentLimits = .ios) async -> [SniffReport] {
+    public func reports(
+        files: [String], limits: AttachmentLimits = .ios, describe: DescriptionPolicy = .always
+    ) async -> [SniffReport] {
         await withTaskGroup(of: (Int, SniffReport).self) { group in
             // A bounded window, so thousands of files do not become thousands of waiting tasks.
             let window = max(1, poolSize)
@@ -134,7 +137,7 @@ extension MagicSniffer {
                 guard next < files.count else { return }
                 let index = next
                 next += 1
-                group.addTask { (index, self.report(file: files[index], limits: limits)) }
+                group.addTask { (index, self.report(file: files[index], limits: limits, describe: describe)) }
             }
             for _ in 0..<window { submit() }
             while let (index, report) = await group.next() {

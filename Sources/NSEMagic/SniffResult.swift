@@ -6,13 +6,14 @@ public struct SniffResult: Sendable, Hashable {
     public var type: AttachmentType?
     /// The MIME type libmagic reports (`file --mime-type`), e.g. `image/png`.
     public var mime: String
-    /// libmagic's description (`file -b`), e.g. `PNG image data, 32 x 32, 8-bit/color RGB, non-interlaced`.
-    public var description: String
+    /// libmagic's description (`file -b`), e.g. `PNG image data, 32 x 32, 8-bit/color RGB, non-interlaced`;
+    /// nil for an accepted type sniffed with `DescriptionPolicy.whenNeeded`.
+    public var description: String?
     /// The size of the file, or of the buffer when only bytes were sniffed.
     public var byteCount: Int64
 
     /// Makes a result.
-    public init(type: AttachmentType?, mime: String, description: String, byteCount: Int64) {
+    public init(type: AttachmentType?, mime: String, description: String?, byteCount: Int64) {
         self.type = type
         self.mime = mime
         self.description = description

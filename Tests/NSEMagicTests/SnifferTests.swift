@@ -11,7 +11,7 @@ import Testing
     func fixtureIsClassifiedAsIOSRulesSay(_ fixture: FixtureCase) throws {
         let result = try Self.sniffer.sniff(file: fixture.path)
         #expect(result.mime == fixture.mime)
-        #expect(result.description.hasPrefix(fixture.description), "libmagic said: \(result.description)")
+        #expect(result.description?.hasPrefix(fixture.description) == true, "libmagic said: \(result.description ?? "-")")
         #expect(result.uti == fixture.uti)
         #expect(result.isSupported == (fixture.uti != nil))
         let size = try FileManager.default.attributesOfItem(atPath: fixture.path)[.size] as? Int
@@ -28,6 +28,18 @@ import Testing
         let result = try Self.sniffer.sniff(file: fixture.path)
         #expect(try run(file, "-b", "--mime-type", fixture.path) == result.mime)
         #expect(try run(file, "-b", fixture.path) == result.description)
+    }
+
+    @Test(arguments: FixtureCase.all)
+    func describingOnlyWhenNeededDecidesTheSame(_ fixture: FixtureCase) throws {
+        let full = try Self.sniffer.sniff(file: fixture.path)
+        let lean = try Self.sniffer.sniff(file: fixture.path, describe: .whenNeeded)
+        #expect(lean.type == full.type)
+        #expect(lean.mime == full.mime)
+        // Only an accepted type that its MIME type names on its own goes without a description.
+        let ambiguous = ["video/mpeg", "audio/mpeg"].contains(full.mime)
+        #expect((lean.description == nil) == (full.isSupported && !ambiguous))
+        if lean.description != nil { #expect(lean.description == full.description) }
     }
 
     @Test func bytesAreClassifiedLikeTheFile() throws {
