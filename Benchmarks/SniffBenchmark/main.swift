@@ -26,11 +26,19 @@ func compareHandles(files: [String]) throws {
             answers += try MagicSniffer(poolSize: 1).sniff(file: files[index % files.count]).isSupported ? 1 : 0
         }
     }
+    // The cost of a handle alone: magic_open + magic_load + magic_close.
+    let loadTime = try seconds {
+        for _ in 0..<freshRounds { _ = try MagicSniffer(poolSize: 1) }
+    }
     let perPool = poolTime / Double(rounds) * 1e6
     let perFresh = freshTime / Double(freshRounds) * 1e6
-    print("pooled handles:      \(String(format: "%8.1f", perPool)) µs per file (\(rounds) files)")
-    print("one handle per call: \(String(format: "%8.1f", perFresh)) µs per file (\(freshRounds) files)")
-    print("ratio:               \(String(format: "%8.1f", perFresh / perPool))x  (\(answers) accepted)")
+    let perLoad = loadTime / Double(freshRounds) * 1e6
+    func format(_ value: Double) -> String { String(format: "%8.1f", value) }
+    print("files:               \(files.count) distinct, \(answers) accepted answers")
+    print("pooled handles:      \(format(perPool)) µs per file (\(rounds) files)")
+    print("one handle per call: \(format(perFresh)) µs per file (\(freshRounds) files)")
+    print("  of which the load: \(format(perLoad)) µs (magic_open + magic_load + magic_close)")
+    print("ratio:               \(format(perFresh / perPool))x")
 }
 
 func sniff(files: [String], json: Bool) async throws {
