@@ -89,6 +89,6 @@ let package = Package(
         .testTarget(name: "DecryptPluginTests", dependencies: ["DecryptPlugin", "NSETesting"]),
         .testTarget(name: "RewritePluginTests", dependencies: ["RewritePlugin", "NSETesting"]),
         .testTarget(name: "MediaPluginTests", dependencies: ["MediaPlugin", "NSETesting"]),
-        .testTarget(name: "NSECommandTests", dependencies: ["NSETesting"]),
+        .testTarget(name: "NSECommandTests", dependencies: ["NSECommand", "NSETesting", "NSECore"]),
     ]
 )
