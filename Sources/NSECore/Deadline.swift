@@ -5,8 +5,8 @@ import Synchronization
 /// finished: a step that never yields, or ignores cancellation, cannot hold the answer back.
 /// On expiry the work is cancelled and left to wind down on its own.
 ///
-/// The clock is a Dispatch timer rather than a task, so it fires even when every thread of the
-/// cooperative pool is busy with work that does not yield.
+/// The work runs on `StepExecutor`'s threads and the clock is a Dispatch timer, so neither a
+/// step that blocks its thread nor a busy cooperative pool can hold the answer back.
 func raceAgainstDeadline<Value: Sendable>(
     _ deadline: ContinuousClock.Instant,
     work: @escaping @Sendable () async -> Value
@@ -15,7 +15,7 @@ func raceAgainstDeadline<Value: Sendable>(
     return await withTaskCancellationHandler {
         await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
             race.install(continuation)
-            let task = Task { race.finish(await work()) }
+            let task = Task(executorPreference: StepExecutor.shared) { race.finish(await work()) }
             race.onExpiry { task.cancel() }
             let remaining = deadline - ContinuousClock.now
             let (seconds, attoseconds) = remaining.components

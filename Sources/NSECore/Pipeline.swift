@@ -150,7 +150,11 @@ public struct Pipeline: Sendable {
             rejected: rejected, steps: reports, warnings: warnings)
     }
 
-    /// Why iOS would not run an extension for this content, or `nil` if it would.
+    /// Why iOS would not run an extension for this content (`not-mutable`, `no-alert`), or `nil` if it would.
+    public static func gateDecision(_ content: NotificationContent) -> String? {
+        skipReason(content)
+    }
+
     static func skipReason(_ content: NotificationContent) -> String? {
         if !content.isMutable { return "not-mutable" }
         if !content.hasAlertText { return "no-alert" }
