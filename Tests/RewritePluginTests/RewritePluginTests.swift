@@ -50,6 +50,22 @@ import Testing
         #expect(warnings.isEmpty)
     }
 
+    @Test func locKeyWinsOverPlainTextAndUnmatchedLocaleShowsKeys() async throws {
+        let folder = try appStrings()
+        let (content, _) = try await run(
+            #"{"localize": {"strings": "strings", "locale": "fr"}}"#, in: folder,
+            payload: #"{"aps": {"alert": {"title": "plain", "title-loc-key": "INVITE_TITLE", "title-loc-args": ["A"], "body": "b"}, "mutable-content": 1}}"#)
+        #expect(content.title == #"Invitation de "A""#)
+
+        let lonely = try TemporaryFolder()
+        try lonely.write("strings/fr.lproj/Localizable.strings", #""HELLO" = "Bonjour";"#)
+        let (unmatched, warnings) = try await run(
+            #"{"localize": {"strings": "strings", "locale": "ja", "development-language": "de"}}"#, in: lonely,
+            payload: #"{"aps": {"alert": {"loc-key": "HELLO"}, "mutable-content": 1}}"#)
+        #expect(unmatched.body == "HELLO")
+        #expect(warnings == [#"rewrite: loc-key "HELLO" is not in the strings (no localization matches ja); iOS shows the key itself"#])
+    }
+
     @Test func numericSpecifierWithStringArgument() async throws {
         let folder = try appStrings()
         let (content, _) = try await run(

@@ -36,6 +36,12 @@ import Testing
         #expect(try render("{{#off}}x{{/off}}{{^off}}false{{/off}}") == "false")
     }
 
+    @Test func transformsAndZero() throws {
+        #expect(try render("{{uppercased(aps.alert.title)}}") == "ANNA")
+        let zero = try TextTemplate("{{#n}}count {{n}}{{/n}}").render(try payload(#"{"n": 0}"#))
+        #expect(zero == "count 0")
+    }
+
     @Test func missingValuesRenderAsNothing() throws {
         #expect(try render("[{{missing.path}}][{{none}}]") == "[][]")
     }

@@ -103,7 +103,7 @@ public struct Localizer: Sendable {
             }
             return Lookup(text: key, found: false, source: source)
         case .none:
-            return Lookup(text: key, found: false, source: "no localization for \(locale)")
+            return Lookup(text: key, found: false, source: "the strings (no localization matches \(locale))")
         }
     }
 }
