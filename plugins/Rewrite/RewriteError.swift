@@ -27,6 +27,7 @@ public struct RewriteError: Error, Sendable, Hashable, CustomStringConvertible {
         /// A Mustache template does not parse.
         public static let templateSyntax = Code(base: .templateSyntax)
 
+        /// The code's name, e.g. `template-syntax`.
         public var description: String { base.rawValue }
     }
 
@@ -41,6 +42,7 @@ public struct RewriteError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The column (1-based) at fault, when known.
     public var column: Int?
 
+    /// An error of `code` with a message that says what to do.
     public init(_ code: Code, _ message: String, file: String? = nil, line: Int? = nil, column: Int? = nil) {
         self.code = code
         self.message = message
@@ -49,6 +51,7 @@ public struct RewriteError: Error, Sendable, Hashable, CustomStringConvertible {
         self.column = column
     }
 
+    /// `file, line 3, column 1: message`, with the parts that are known.
     public var description: String {
         var location: [String] = []
         if let file { location.append(file) }

@@ -14,18 +14,24 @@ import NSECore
 ///    result leaves the field as it was.
 /// 3. **Limits**: a title, subtitle or body longer than its maximum is cut (`TextLimit`).
 public struct RewriteModifier: Modifier {
+    /// `rewrite`, the step's name in results.
     public let name = "rewrite"
     /// Resolves `loc-key`s; `nil` leaves them for the phone.
     public var localizer: Localizer?
-    /// Templates for the alert's fields.
+    /// The template for `aps.alert.title`; `nil` leaves the title alone.
     public var title: TextTemplate?
+    /// The template for `aps.alert.subtitle`; `nil` leaves the subtitle alone.
     public var subtitle: TextTemplate?
+    /// The template for `aps.alert.body`; `nil` leaves the body alone.
     public var body: TextTemplate?
-    /// Maximum lengths in characters.
+    /// The most characters the title may have; `nil` for no limit.
     public var maxTitleLength: Int?
+    /// The most characters the subtitle may have; `nil` for no limit.
     public var maxSubtitleLength: Int?
+    /// The most characters the body may have; `nil` for no limit.
     public var maxBodyLength: Int?
 
+    /// A step with the given parts; parts left `nil` do nothing.
     public init(
         localizer: Localizer? = nil, title: TextTemplate? = nil, subtitle: TextTemplate? = nil,
         body: TextTemplate? = nil, maxTitleLength: Int? = nil, maxSubtitleLength: Int? = nil,
@@ -51,6 +57,7 @@ public struct RewriteModifier: Modifier {
     static let subtitleField = Field(key: "subtitle", locKey: "subtitle-loc-key", locArgs: "subtitle-loc-args")
     static let bodyField = Field(key: "body", locKey: "loc-key", locArgs: "loc-args")
 
+    /// Localizes, fills templates, then applies limits (see the type's documentation).
     public func modify(_ content: inout NotificationContent, context: ModifierContext) async throws {
         if let localizer {
             for field in [Self.titleField, Self.subtitleField, Self.bodyField] {

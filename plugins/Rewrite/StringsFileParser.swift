@@ -32,7 +32,7 @@ public enum StringsFileParser {
 
     /// Reads a strings file's text.
     public static func parse(text: String) throws(RewriteError) -> [String: String] {
-        var scanner = Scanner(scalars: Array(text.unicodeScalars))
+        var scanner = StringsScanner(scalars: Array(text.unicodeScalars))
         return try scanner.entries()
     }
 
@@ -78,7 +78,7 @@ public enum StringsFileParser {
 }
 
 /// The old-style property-list grammar, over Unicode scalars.
-private struct Scanner {
+private struct StringsScanner {
     let scalars: [Unicode.Scalar]
     var index = 0
 
