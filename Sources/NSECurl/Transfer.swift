@@ -208,7 +208,8 @@ final class Transfer {
 
 extension Substring {
     func trimmingWhitespace() -> Substring {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }
+        // "\r\n" is one Character in Swift.
+        let isSpace: (Character) -> Bool = { $0.isWhitespace }
         guard let first = firstIndex(where: { !isSpace($0) }) else { return "" }
         let last = lastIndex(where: { !isSpace($0) })!
         return self[first...last]
