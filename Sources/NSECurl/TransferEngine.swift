@@ -95,23 +95,25 @@ final class TransferEngine: @unchecked Sendable {
     }
 
     private func drainCommands() {
-        let commands = inbox.withLock { inbox in
+        var queue = inbox.withLock { inbox in
             defer { inbox.commands.removeAll() }
             return inbox.commands
         }
-        for command in commands {
-            switch command {
+        var index = 0
+        while index < queue.count {
+            switch queue[index] {
             case .join(let waiter): join(waiter)
             case .cancel(let waiter): cancel(waiter)
             case .shutdown:
                 running = false
-                inbox.withLock { $0.open = false }
-                // Commands queued after this one are answered here, so no caller hangs.
-                for case .join(let waiter) in inbox.withLock({ $0.commands }) {
-                    waiter.finish(.failure(Self.shutDownError(waiter.request.url)))
+                // Close the inbox and answer what slipped in before, so no caller hangs.
+                queue += inbox.withLock { inbox in
+                    inbox.open = false
+                    defer { inbox.commands.removeAll() }
+                    return inbox.commands
                 }
-                return
             }
+            index += 1
         }
     }
 
@@ -122,6 +124,7 @@ final class TransferEngine: @unchecked Sendable {
     private func join(_ waiter: Waiter) {
         let request = waiter.request
         let now = ContinuousClock.now
+        guard running else { return waiter.finish(.failure(Self.shutDownError(request.url))) }
         if waiter.cancelled.load(ordering: .acquiring) {
             return waiter.finish(.failure(Self.cancelledError(request.url)))
         }

@@ -111,7 +111,7 @@ struct Connection {
         var offset = 0
         defer { server.countBody(path, offset) }
         while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let sent = bytes[offset...].withUnsafeBytes { sendBytes(fd, $0) }
             if sent < 0, errno == EINTR { continue }
             guard sent > 0 else { return false }
             offset += sent
@@ -122,7 +122,7 @@ struct Connection {
     private func send(_ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let sent = bytes[offset...].withUnsafeBytes { sendBytes(fd, $0) }
             if sent < 0, errno == EINTR { continue }
             guard sent > 0 else { return false }
             offset += sent
@@ -163,4 +163,13 @@ struct Connection {
         default: "Status"
         }
     }
+}
+
+/// `send` without SIGPIPE when the peer has gone.
+private func sendBytes(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
+    #if canImport(Glibc)
+    Glibc.send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
+    #else
+    Darwin.send(fd, bytes.baseAddress, bytes.count, 0)
+    #endif
 }
