@@ -13,6 +13,11 @@ struct TransferSettings: Sendable {
     var maxPrefixLength: Int
 }
 
+/// The transfers that have dropped callers since the engine last looked.
+final class PendingDrops {
+    var transfers: [Transfer] = []
+}
+
 /// One URL being fetched into a file in the work directory, for one or more waiters.
 ///
 /// Lives on the engine thread only; libcurl's callbacks (which run there too, inside
@@ -23,6 +28,8 @@ final class Transfer {
     let tempPath: String
     private(set) var fd: Int32
     let settings: TransferSettings
+    /// Where the transfer reports that it has callers to resume, so the engine need not scan.
+    private let pending: PendingDrops
 
     /// The callers still waiting for this body.
     var waiters: [Waiter] = []
@@ -45,7 +52,8 @@ final class Transfer {
     /// The address the guard refused, with the reason.
     private(set) var refusedAddress: (address: String, reason: String)?
 
-    init(url: String, easy: EasyHandle, tempPath: String, fd: Int32, settings: TransferSettings) {
+    init(url: String, easy: EasyHandle, tempPath: String, fd: Int32, settings: TransferSettings, pending: PendingDrops) {
+        self.pending = pending
         self.url = url
         self.easy = easy
         self.tempPath = tempPath
@@ -89,10 +97,16 @@ final class Transfer {
         waiters.removeAll { waiter in
             guard let error = judge(waiter, complete: complete) else { return false }
             waiter.transfer = nil
-            dropped.append((waiter, error))
+            drop(waiter, error)
             return true
         }
         return !waiters.isEmpty
+    }
+
+    /// Queues a caller to be resumed with `error` once libcurl has returned.
+    func drop(_ waiter: Waiter, _ error: DownloadError) {
+        if dropped.isEmpty { pending.transfers.append(self) }
+        dropped.append((waiter, error))
     }
 
     /// Stops the transfer for everyone still waiting, with this error.
@@ -100,7 +114,7 @@ final class Transfer {
         stopReason = error
         for waiter in waiters {
             waiter.transfer = nil
-            dropped.append((waiter, error))
+            drop(waiter, error)
         }
         waiters.removeAll()
     }

@@ -32,6 +32,9 @@ final class TransferEngine: @unchecked Sendable {
     private var cache: ResponseCache
     private var running = true
     private var sequence = 0
+    private let pending = PendingDrops()
+    /// No waiter's deadline is earlier than this, so expiry scans only when it has passed.
+    private var nextDeadline = ContinuousClock.Instant.now + .seconds(3600)
 
     init(configuration: Downloader.Configuration, workDirectory: String) throws(DownloadError) {
         guard CurlGlobal.initialized == CURLE_OK, let multi = MultiHandle() else {
@@ -137,6 +140,7 @@ final class TransferEngine: @unchecked Sendable {
                 classifyLength: settings.classifyPrefixLength, maxPrefix: settings.maxPrefixLength)
             return waiter.finish(verdict.map { .failure($0) } ?? .success((body, true)))
         }
+        nextDeadline = min(nextDeadline, request.deadline)
         if let transfer = inFlight[request.url], transfer.stopReason == nil {
             if let error = transfer.attach(waiter) { waiter.finish(.failure(error)) }
             return
@@ -185,7 +189,7 @@ final class TransferEngine: @unchecked Sendable {
             unlink(path)
             return .failure(DownloadError(.transport, "libcurl could not create a transfer for \(url).", url: url))
         }
-        let transfer = Transfer(url: url, easy: easy, tempPath: path, fd: fd, settings: settings)
+        let transfer = Transfer(url: url, easy: easy, tempPath: path, fd: fd, settings: settings, pending: pending)
         EasyConfigurator.configure(easy, url: url, configuration: configuration,
                                    context: Unmanaged.passUnretained(transfer).toOpaque())
         guard curl_multi_add_handle(multi.raw, easy.raw) == CURLM_OK else {
@@ -289,12 +293,16 @@ final class TransferEngine: @unchecked Sendable {
 
     /// Fails callers whose own deadline has passed; a transfer nobody waits for stops at once.
     private func expireWaiters(now: ContinuousClock.Instant) {
+        guard now >= nextDeadline else { return }
+        nextDeadline = now + .seconds(3600)
         for transfer in Array(transfers.values) where transfer.stopReason == nil {
-            let expired = transfer.waiters.filter { $0.request.deadline <= now }
-            guard !expired.isEmpty else { continue }
-            for waiter in expired {
-                transfer.detach(waiter)
-                transfer.dropped.append((waiter, Self.deadlineError(waiter.request.url)))
+            for waiter in transfer.waiters {
+                if waiter.request.deadline <= now {
+                    transfer.detach(waiter)
+                    transfer.drop(waiter, Self.deadlineError(waiter.request.url))
+                } else {
+                    nextDeadline = min(nextDeadline, waiter.request.deadline)
+                }
             }
             if transfer.waiters.isEmpty { abandon(transfer) }
         }
@@ -304,7 +312,13 @@ final class TransferEngine: @unchecked Sendable {
     /// aborted by its callback and is cleaned up when libcurl reports it done; its callers are
     /// resumed then, after the partial file is gone.
     private func resumeDropped() {
-        for transfer in transfers.values where !transfer.waiters.isEmpty && !transfer.dropped.isEmpty {
+        let reported = pending.transfers
+        pending.transfers.removeAll()
+        for transfer in reported where !transfer.dropped.isEmpty {
+            if transfer.waiters.isEmpty && transfers[transfer.easy.raw] === transfer {
+                pending.transfers.append(transfer)  // still aborting; resumed when done
+                continue
+            }
             resume(transfer.dropped)
             transfer.dropped.removeAll()
         }
@@ -316,10 +330,7 @@ final class TransferEngine: @unchecked Sendable {
 
     /// Wakes up for the nearest deadline; libcurl shortens the wait for its own timers.
     private func pollTimeout(now: ContinuousClock.Instant) -> Int32 {
-        var wait = Duration.seconds(1)
-        for transfer in transfers.values {
-            for waiter in transfer.waiters { wait = min(wait, waiter.request.deadline - now) }
-        }
+        let wait = min(Duration.seconds(1), nextDeadline - now)
         let ms = wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000
         return Int32(clamping: max(0, ms + 1))
     }
