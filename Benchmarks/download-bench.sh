@@ -75,6 +75,12 @@ echo "nse (whole process, incl. start-up): $nse_ms ms; ratio nse/curl $(python3 
 echo
 echo "== campaign: $REQUESTS requests sharing $URLS URLs =="
 "$bench" campaign "$base" "$REQUESTS" "$URLS" "$work/nse-out"
+for ((i = 0; i < REQUESTS; i++)); do
+    printf 'url = "%s/img-%d.jpg?n=%d"\noutput = "%s/curl-out/%d"\n' "$base" $((i % URLS)) "$i" "$work" "$i"
+done > "$work/campaign.cfg"
+t0=$(now); curl --fail --silent --show-error --no-progress-meter --parallel --parallel-max 64 -K "$work/campaign.cfg"; t1=$(now)
+rm -rf "$work/curl-out"; mkdir "$work/curl-out"
+echo "curl --parallel --parallel-max 64 fetching each of the $REQUESTS: $(ms "$t0" "$t1") ms"
 
 echo
 echo "== peak RSS: $BIG concurrent downloads of 50 MB =="
