@@ -14,7 +14,7 @@ struct TimeTests {
         let elapsed = clock.now - started
         #expect(error?.code == .timedOut)
         #expect(elapsed >= .milliseconds(900))
-        #expect(elapsed < .seconds(3))
+        #expect(elapsed < .seconds(4))  // deadline plus a generous margin for a loaded machine
         #expect(!fileExists(f.scratch.file("out")))
         #expect(ScratchDirectory.list(f.downloader.workDirectory).isEmpty)
     }
@@ -50,7 +50,8 @@ struct TimeTests {
         task.cancel()
         let error = await task.value
         #expect(error?.code == .cancelled)
-        #expect(clock.now - cancelled < .seconds(1))
+        // The whole body would take over three minutes; generous for a loaded machine.
+        #expect(clock.now - cancelled < .seconds(3))
         #expect(!fileExists(f.scratch.file("out")))
         #expect(ScratchDirectory.list(f.downloader.workDirectory).isEmpty)
         #expect(f.server.bodyBytesSent("/slow") < 10_000_000)
