@@ -82,6 +82,7 @@ let package = Package(
 
         // Benchmarks print figures; they are executables, not tests.
         .executableTarget(name: "PipelineBenchmark", dependencies: ["NSECore"], path: "Benchmarks/PipelineBenchmark"),
+        .executableTarget(name: "DownloadBenchmark", dependencies: ["NSECurl"], path: "Benchmarks/DownloadBenchmark"),
 
         .testTarget(name: "NSECoreTests", dependencies: ["NSECore", "NSETesting"]),
         .testTarget(name: "NSEMagicTests", dependencies: ["NSEMagic", "NSETesting"]),
