@@ -82,6 +82,7 @@ let package = Package(
 
         // Benchmarks print figures; they are executables, not tests.
         .executableTarget(name: "PipelineBenchmark", dependencies: ["NSECore"], path: "Benchmarks/PipelineBenchmark"),
+        .executableTarget(name: "DownloadBenchmark", dependencies: ["NSECurl"], path: "Benchmarks/DownloadBenchmark"),
         .executableTarget(name: "SniffBenchmark", dependencies: ["NSEMagic"], path: "Benchmarks/SniffBenchmark"),
 
         .testTarget(name: "NSECoreTests", dependencies: ["NSECore", "NSETesting"]),
@@ -90,6 +91,6 @@ let package = Package(
         .testTarget(name: "DecryptPluginTests", dependencies: ["DecryptPlugin", "NSETesting"]),
         .testTarget(name: "RewritePluginTests", dependencies: ["RewritePlugin", "NSETesting"]),
         .testTarget(name: "MediaPluginTests", dependencies: ["MediaPlugin", "NSETesting"]),
-        .testTarget(name: "NSECommandTests", dependencies: ["NSETesting"]),
+        .testTarget(name: "NSECommandTests", dependencies: ["NSECommand", "NSETesting", "NSECore"]),
     ]
 )

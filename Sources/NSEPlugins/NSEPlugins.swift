@@ -1,9 +1,10 @@
 import NSECore
+import RewritePlugin
 
 extension ModifierRegistry {
     /// Every plugin nse ships, and libmagic attachment validation as the system stage.
     /// Surfaces build pipelines through this registry and know no plugin by type.
-    public static let standard = ModifierRegistry([.delay])
+    public static let standard = ModifierRegistry([.delay, .rewrite])
 }
 
 /// The pipeline used when none is given: `Samples/pipeline.yaml` holds the same text.
