@@ -80,5 +80,6 @@ public struct MagicAttachmentValidator: AttachmentValidator {
 
 /// The key under which a pipeline's `Services` holds the shared `MagicSniffer`.
 public enum MagicSnifferKey: ServiceKey {
+    /// The shared sniffer.
     public typealias Value = MagicSniffer
 }

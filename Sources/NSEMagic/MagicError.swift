@@ -2,8 +2,11 @@
 public struct MagicError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of failure this is. Extensible: new codes may be added without breaking callers.
     public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        /// The code's name, e.g. `load-failed`.
         public var rawValue: String
+        /// A code by name; prefer the named constants.
         public init(rawValue: String) { self.rawValue = rawValue }
+        /// The code's name.
         public var description: String { rawValue }
 
         /// `magic_open` failed (out of memory).
@@ -34,6 +37,7 @@ public struct MagicError: Error, Sendable, Hashable, CustomStringConvertible {
         self.cause = cause
     }
 
+    /// The message, followed by the cause in parentheses when there is one.
     public var description: String {
         cause.map { "\(message) (\($0))" } ?? message
     }
