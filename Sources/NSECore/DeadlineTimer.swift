@@ -29,6 +29,8 @@ final class DeadlineTimer: @unchecked Sendable {
 
     private let condition = NSCondition()
     private var heap: [Entry] = []  // a binary min-heap on `deadline`; guarded by `condition`
+    /// When the thread will next look at the heap by itself; `nil` while it waits for work.
+    private var wakesAt: ContinuousClock.Instant?
 
     private init() {
         let thread = Thread { [unowned self] in self.run() }
@@ -43,8 +45,9 @@ final class DeadlineTimer: @unchecked Sendable {
         entry.index = heap.count
         heap.append(entry)
         siftUp(heap.count - 1)
-        // Wake the thread only when this is the new earliest deadline.
-        if entry.index == 0 { condition.signal() }
+        // Wake the thread only when it would otherwise sleep past this deadline: in the usual
+        // case every new deadline is later than one already waited for, and nothing is woken.
+        if wakesAt.map({ deadline < $0 }) ?? true { condition.signal() }
         condition.unlock()
         return entry
     }
@@ -78,9 +81,11 @@ final class DeadlineTimer: @unchecked Sendable {
             }
             if due.isEmpty {
                 if let first = heap.first {
+                    wakesAt = first.deadline
                     let (seconds, attoseconds) = (first.deadline - now).components
                     _ = condition.wait(until: Date(timeIntervalSinceNow: Double(seconds) + Double(attoseconds) / 1e18))
                 } else {
+                    wakesAt = nil
                     condition.wait()
                 }
             }

@@ -1,10 +1,13 @@
 import NSECore
+import NSEMagic
 import RewritePlugin
 
 extension ModifierRegistry {
     /// Every plugin nse ships, and libmagic attachment validation as the system stage.
     /// Surfaces build pipelines through this registry and know no plugin by type.
-    public static let standard = ModifierRegistry([.delay, .rewrite])
+    public static let standard = ModifierRegistry([.delay, .rewrite]) { limits in
+        MagicAttachmentValidator(sniffer: try MagicSniffer.shared(), limits: limits)
+    }
 }
 
 /// The pipeline used when none is given: `Samples/pipeline.yaml` holds the same text.
