@@ -44,6 +44,15 @@ print("input: \(count) payloads, \(inputBytes.count) bytes, \(inFlight) in fligh
 // nse: read, split lines, process in contiguous chunks per worker, write in order.
 let lines: [ArraySlice<UInt8>] = Array(inputBytes).split(separator: 0x0A)
 let pipeline = Pipeline(steps: [.init(PrefixTitle())])
+if CommandLine.arguments.contains("--latency") {
+    let requests = lines.prefix(5000).map { try! NotificationRequest(id: "x", json: $0) }
+    for _ in 0..<3 {
+        let start = ContinuousClock.now
+        for request in requests { _ = await pipeline.process(request) }
+        print("sequential process():", (ContinuousClock.now - start) / requests.count)
+    }
+    exit(0)
+}
 let nseOutput = folder.appendingPathComponent("nse.jsonl")
 let nseStart = ContinuousClock.now
 // Many notifications in flight at once, as the batch mode and the sidecar run them;
