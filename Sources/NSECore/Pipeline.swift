@@ -92,7 +92,8 @@ public struct Pipeline: Sendable {
         let progress = Progress(content: original)
         let chain = Chain(steps: steps, validator: validator)
 
-        let finished = await raceAgainstDeadline(deadline, onExpiry: { progress.freeze() }) {
+        let startInline = steps.allSatisfy(\.modifier.neverBlocks)
+        let finished = await raceAgainstDeadline(deadline, startInline: startInline, onExpiry: { progress.freeze() }) {
             await chain.run(original, context: context, progress: progress)
         }
 
