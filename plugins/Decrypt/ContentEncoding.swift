@@ -28,10 +28,14 @@ enum ContentEncoding {
             records: body[(21 + idLength)...])
     }
 
+    static let aes128gcmKeyInfo = Array("Content-Encoding: aes128gcm\0".utf8)
+    static let aes128gcmNonceInfo = Array("Content-Encoding: nonce\0".utf8)
+
     /// Content key and base nonce for `aes128gcm` (RFC 8188 §2.2, §2.3).
     static func aes128gcmKeys(ikm: [UInt8], salt: ArraySlice<UInt8>) -> (SymmetricKey, [UInt8]) {
-        let key = Primitives.hkdf(salt: salt, ikm: ikm, info: Array("Content-Encoding: aes128gcm\0".utf8), count: 16)
-        let nonce = Primitives.hkdf(salt: salt, ikm: ikm, info: Array("Content-Encoding: nonce\0".utf8), count: 12)
+        let prk = Primitives.hkdfExtract(salt: Array(salt), ikm: ikm)
+        let key = Primitives.hkdfExpand(prk: prk, info: aes128gcmKeyInfo, count: 16)
+        let nonce = Primitives.hkdfExpand(prk: prk, info: aes128gcmNonceInfo, count: 12)
         return (SymmetricKey(data: key), nonce)
     }
 
@@ -94,8 +98,9 @@ enum ContentEncoding {
         for point in [receiverPoint, senderPoint] {
             context += [UInt8(point.count >> 8), UInt8(point.count & 0xFF)] + point
         }
-        let key = Primitives.hkdf(salt: salt, ikm: ikm, info: Array("Content-Encoding: aesgcm\0".utf8) + context, count: 16)
-        let nonce = Primitives.hkdf(salt: salt, ikm: ikm, info: Array("Content-Encoding: nonce\0".utf8) + context, count: 12)
+        let prk = Primitives.hkdfExtract(salt: salt, ikm: ikm)
+        let key = Primitives.hkdfExpand(prk: prk, info: Array("Content-Encoding: aesgcm\0".utf8) + context, count: 16)
+        let nonce = Primitives.hkdfExpand(prk: prk, info: Array("Content-Encoding: nonce\0".utf8) + context, count: 12)
         return (SymmetricKey(data: key), nonce)
     }
 

@@ -2,8 +2,8 @@ import NSECore
 
 /// Where a ciphertext lives in the payload and how it is encoded, read from the field's value.
 enum Envelope {
-    /// A JWE compact token.
-    case jwe(String, kid: String?)
+    /// A JWE compact token, as UTF-8 bytes.
+    case jwe([UInt8], kid: String?)
     /// An RFC 8291/8188 `aes128gcm` body (header included).
     case aes128gcm(body: [UInt8], kid: String?)
     /// A legacy `aesgcm` body with its header values.
@@ -18,10 +18,11 @@ enum Envelope {
     init(_ value: JSON, field: String) throws(DecryptError) {
         switch value {
         case .string(let text):
-            if JWE.looksCompact(text) {
-                self = .jwe(text, kid: nil)
+            let bytes = Array(text.utf8)
+            if JWE.looksCompact(bytes) {
+                self = .jwe(bytes, kid: nil)
             } else {
-                self = .aes128gcm(body: try Base64URL.decode(text, what: "\"\(field)\" (an aes128gcm body)"), kid: nil)
+                self = .aes128gcm(body: try Base64URL.decode(bytes: bytes[...], what: "\"\(field)\" (an aes128gcm body)"), kid: nil)
             }
         case .object(let object):
             self = try Self.read(object, field: field)
@@ -43,10 +44,10 @@ enum Envelope {
         let encryption = try string("encryption").map(HeaderParameters.init)
         let cryptoKey = try string("crypto-key").map(HeaderParameters.init)
         let legacyHint = object["salt"] != nil || object["dh"] != nil || encryption != nil || cryptoKey != nil
-        let scheme = try string("scheme") ?? (JWE.looksCompact(body) ? "jwe" : legacyHint ? "aesgcm" : "aes128gcm")
+        let scheme = try string("scheme") ?? (JWE.looksCompact(Array(body.utf8)) ? "jwe" : legacyHint ? "aesgcm" : "aes128gcm")
         switch scheme {
         case "jwe":
-            return .jwe(body, kid: kid)
+            return .jwe(Array(body.utf8), kid: kid)
         case "aes128gcm":
             return .aes128gcm(body: try Base64URL.decode(body, what: "\"\(field).body\""), kid: kid)
         case "aesgcm":

@@ -1,3 +1,4 @@
+import Foundation
 import Crypto
 import NSECore
 
@@ -8,12 +9,36 @@ enum JWE {
     /// and names no extension it understands, so any `crit` entry is refused.
     static let understoodCritical: Set<String> = []
 
-    static func looksCompact(_ text: String) -> Bool {
-        text.utf8.lazy.filter { $0 == UInt8(ascii: ".") }.count == 4
+    /// True for five dot-separated parts: the only shape of a JWE compact token.
+    static func looksCompact(_ text: [UInt8]) -> Bool {
+        dotPositions(text, limit: 5).count == 4
     }
 
-    static func open(_ token: String, kid messageKid: String? = nil, keys: KeySet) throws(DecryptError) -> [UInt8] {
-        let parts = token.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+    /// The offsets of the first `limit` dots (memchr: a 4 KB token is scanned in a blink).
+    static func dotPositions(_ text: [UInt8], limit: Int) -> [Int] {
+        text.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return [] }
+            var positions: [Int] = []
+            var offset = 0
+            while positions.count < limit, offset < buffer.count,
+                  let found = memchr(base + offset, Int32(UInt8(ascii: ".")), buffer.count - offset) {
+                let position = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                positions.append(position)
+                offset = position + 1
+            }
+            return positions
+        }
+    }
+
+    /// Decrypts a JWE compact token given as its UTF-8 bytes.
+    static func open(_ token: [UInt8], kid messageKid: String? = nil, keys: KeySet) throws(DecryptError) -> [UInt8] {
+        var parts: [ArraySlice<UInt8>] = []
+        var start = 0
+        for dot in dotPositions(token, limit: 5) {
+            parts.append(token[start..<dot])
+            start = dot + 1
+        }
+        parts.append(token[start...])
         guard parts.count == 5 else {
             throw .malformed("a JWE compact token has five dot-separated parts, this one has \(parts.count)")
         }
@@ -32,18 +57,14 @@ enum JWE {
         default: throw .unsupported("JWE enc \"\(enc)\" is not supported; use A128GCM or A256GCM")
         }
         let encryptedKey = try decode(parts[1], what: "the JWE encrypted key")
-        let iv = try decode(parts[2], what: "the JWE initialization vector")
-        let ciphertext = try decode(parts[3], what: "the JWE ciphertext")
-        let tag = try decode(parts[4], what: "the JWE authentication tag")
-        guard iv.count == 12 else { throw .malformed("the JWE initialization vector must be 12 bytes for AES-GCM, not \(iv.count)") }
-        guard tag.count == 16 else { throw .truncated("the JWE authentication tag must be 16 bytes, not \(tag.count)") }
+        let sealed = try sealedBox(token, iv: parts[2], ciphertext: parts[3], tag: parts[4])
         let kid = header["kid"]?.stringValue ?? messageKid
 
         let decryptContent = { (cek: SymmetricKey) throws(DecryptError) -> [UInt8] in
             guard cek.bitCount == keyBytes * 8 else {
                 throw .malformed("the JWE content key is \(cek.bitCount) bits; \(enc) needs \(keyBytes * 8)")
             }
-            return try Primitives.open(ArraySlice(ciphertext + tag), key: cek, nonce: iv, aad: protectedB64, what: "the JWE")
+            return try Primitives.open(sealed, key: cek, aad: protectedB64, what: "the JWE")
         }
 
         switch alg {
@@ -83,8 +104,51 @@ enum JWE {
         }
     }
 
+    /// Decodes IV, ciphertext and tag straight into one buffer laid out as AES-GCM's combined
+    /// form (nonce ‖ ciphertext ‖ tag), saving the copies of decoding them apart.
+    private static func sealedBox(
+        _ token: [UInt8], iv: ArraySlice<UInt8>, ciphertext: ArraySlice<UInt8>, tag: ArraySlice<UInt8>
+    ) throws(DecryptError) -> AES.GCM.SealedBox {
+        let names = ["the JWE initialization vector", "the JWE ciphertext", "the JWE authentication tag"]
+        let ranges = [iv, ciphertext, tag].map { $0.startIndex..<$0.endIndex }
+        let result: Result<Data, DecryptError> = token.withUnsafeBufferPointer { buffer in
+            let inputs = ranges.map { UnsafeBufferPointer(rebasing: buffer[$0]) }
+            var counts: [Int] = []
+            for (input, name) in zip(inputs, names) {
+                guard let count = Base64URL.decodedCount(input) else { return .failure(Base64URL.notBase64(name)) }
+                counts.append(count)
+            }
+            guard counts[0] == 12 else {
+                return .failure(.malformed("the JWE initialization vector must be 12 bytes for AES-GCM, not \(counts[0])"))
+            }
+            guard counts[2] == 16 else {
+                return .failure(.truncated("the JWE authentication tag must be 16 bytes, not \(counts[2])"))
+            }
+            var combined = Data(count: counts.reduce(0, +))
+            let failed: String? = combined.withUnsafeMutableBytes { raw in
+                let output = raw.bindMemory(to: UInt8.self)
+                var offset = 0
+                for (index, input) in inputs.enumerated() {
+                    let region = UnsafeMutableBufferPointer(rebasing: output[offset..<(offset + counts[index])])
+                    guard Base64URL.decode(input, into: region) else { return names[index] }
+                    offset += counts[index]
+                }
+                return nil
+            }
+            if let failed { return .failure(Base64URL.notBase64(failed)) }
+            return .success(combined)
+        }
+        do {
+            return try AES.GCM.SealedBox(combined: try result.get())
+        } catch let error as DecryptError {
+            throw error
+        } catch {
+            throw .malformed("the JWE initialization vector, ciphertext and tag do not form an AES-GCM message")
+        }
+    }
+
     private static func readHeader(_ b64: [UInt8]) throws(DecryptError) -> JSONObject {
-        let bytes = try decode(b64[...], what: "the JWE protected header")
+        let bytes = try Base64URL.decode(bytes: b64[...], what: "the JWE protected header")
         guard let json = try? JSON(parsing: bytes), let object = json.objectValue else {
             throw .malformed("the JWE protected header is not a JSON object")
         }
@@ -124,8 +188,8 @@ enum JWE {
         }
     }
 
-    private static func decode(_ part: some Collection<UInt8>, what: String) throws(DecryptError) -> [UInt8] {
-        try Base64URL.decode(String(decoding: part, as: UTF8.self), what: what)
+    private static func decode(_ part: ArraySlice<UInt8>, what: String) throws(DecryptError) -> [UInt8] {
+        try Base64URL.decode(bytes: part, what: what)
     }
 
     private static func decodeMember(_ value: JSON, _ name: String) throws(DecryptError) -> [UInt8] {

@@ -3,14 +3,41 @@ import Foundation
 
 /// The few primitive operations the schemes share, each mapping failures to `DecryptError`.
 enum Primitives {
-    /// HKDF-SHA256 (RFC 5869) for outputs of at most 32 bytes: one expand block.
-    static func hkdf(salt: some ContiguousBytes, ikm: some DataProtocol, info: some DataProtocol, count: Int) -> [UInt8] {
+    /// HMAC-SHA256 (RFC 2104) over the concatenation of `message`, for keys of at most 64 bytes.
+    /// Written on `SHA256` because it runs several times per message and `HMAC` prepares its
+    /// key pads byte by byte through generic code.
+    static func hmacSHA256(key: [UInt8], _ message: [UInt8]...) -> [UInt8] {
+        precondition(key.count <= 64)
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { pad in
+            pad.initialize(repeating: 0)
+            for index in key.indices { pad[index] = key[index] }
+            for index in 0..<64 { pad[index] ^= 0x36 }
+            var inner = SHA256()
+            inner.update(bufferPointer: UnsafeRawBufferPointer(pad))
+            for part in message { part.withUnsafeBytes { inner.update(bufferPointer: $0) } }
+            let innerDigest = inner.finalize()
+            for index in 0..<64 { pad[index] ^= 0x36 ^ 0x5C }
+            var outer = SHA256()
+            outer.update(bufferPointer: UnsafeRawBufferPointer(pad))
+            innerDigest.withUnsafeBytes { outer.update(bufferPointer: $0) }
+            return outer.finalize().withUnsafeBytes { Array($0) }
+        }
+    }
+
+    /// HKDF-Extract (RFC 5869 §2.2) with SHA-256.
+    static func hkdfExtract(salt: [UInt8], ikm: [UInt8]) -> [UInt8] {
+        hmacSHA256(key: salt, ikm)
+    }
+
+    /// HKDF-Expand (RFC 5869 §2.3) with SHA-256, for outputs of at most 32 bytes (one block).
+    static func hkdfExpand(prk: [UInt8], info: [UInt8], count: Int) -> [UInt8] {
         precondition(count <= 32)
-        let prk = HMAC<SHA256>.authenticationCode(for: ikm, using: SymmetricKey(data: salt))
-        var expand = HMAC<SHA256>(key: SymmetricKey(data: prk))
-        expand.update(data: info)
-        expand.update(data: [0x01])
-        return Array(expand.finalize().prefix(count))
+        return Array(hmacSHA256(key: prk, info, [0x01]).prefix(count))
+    }
+
+    /// HKDF-SHA256 for outputs of at most 32 bytes.
+    static func hkdf(salt: [UInt8], ikm: [UInt8], info: [UInt8], count: Int) -> [UInt8] {
+        hkdfExpand(prk: hkdfExtract(salt: salt, ikm: ikm), info: info, count: count)
     }
 
     /// A P-256 point from its uncompressed encoding (65 bytes, 0x04 || X || Y), checked to be on the curve.
@@ -29,6 +56,15 @@ enum Primitives {
             return secret.withUnsafeBytes { Array($0) }
         } catch {
             throw .malformed("the sender's public key cannot be used for key agreement")
+        }
+    }
+
+    /// AES-GCM decryption of a sealed box.
+    static func open(_ box: AES.GCM.SealedBox, key: SymmetricKey, aad: [UInt8], what: String) throws(DecryptError) -> [UInt8] {
+        do {
+            return Array(try AES.GCM.open(box, using: key, authenticating: aad))
+        } catch {
+            throw .authenticationFailed(what)
         }
     }
 

@@ -19,7 +19,7 @@ enum WebPush {
                 let secret = try Primitives.agree(privateKey, senderKey)
                 // RFC 8291 §3.3: IKM = HKDF(auth, ecdh, "WebPush: info" 0x00 || ua_public || as_public, 32)
                 let ikm = Primitives.hkdf(
-                    salt: auth, ikm: secret, info: keyInfoLabel + receiverPoint + header.keyID, count: 32)
+                    salt: auth, ikm: secret, info: keyInfoLabel + receiverPoint + Array(header.keyID), count: 32)
                 let (contentKey, nonce) = ContentEncoding.aes128gcmKeys(ikm: ikm, salt: header.salt)
                 return try ContentEncoding.openAES128GCM(header.records, recordSize: header.recordSize, key: contentKey, nonce: nonce)
             }
