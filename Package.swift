@@ -82,6 +82,11 @@ let package = Package(
 
         // Benchmarks print figures; they are executables, not tests.
         .executableTarget(name: "PipelineBenchmark", dependencies: ["NSECore"], path: "Benchmarks/PipelineBenchmark"),
+        .executableTarget(
+            name: "DecryptBenchmark",
+            dependencies: ["DecryptPlugin", "NSECore", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Benchmarks/DecryptBenchmark"
+        ),
 
         .testTarget(name: "NSECoreTests", dependencies: ["NSECore", "NSETesting"]),
         .testTarget(name: "NSEMagicTests", dependencies: ["NSEMagic", "NSETesting"]),
