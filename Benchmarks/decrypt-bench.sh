@@ -1,6 +1,7 @@
 #!/bin/sh
-# Decryptions per second: the decrypt plugin (Swift, release build) against Python's
-# `cryptography` on the same vectors, and against the bare P-256 key agreement.
+# Decryptions per CPU second: the decrypt plugin (Swift, release build) against Python's
+# `cryptography` on the same vectors, and against the bare P-256 key agreement. CPU time, not
+# wall time, so that other work on the machine does not tilt the comparison.
 #   Benchmarks/decrypt-bench.sh [seconds-per-measurement]
 # Needs: python3 with `cryptography` (pip install cryptography).
 set -eu
@@ -28,7 +29,7 @@ def best(lines):
     runs = [json.loads(line) for line in lines.splitlines() if line.strip()]
     return {key: max(run[key] for run in runs) for key in runs[0]}
 s, p = best(sys.argv[1]), best(sys.argv[2])
-print("3 KB payloads, decryptions per second (higher is better)")
+print("3 KB payloads, decryptions per CPU second (higher is better)")
 print(f"  P-256 key agreement alone (Swift)   {s['agreement']:>12,.0f}")
 print(f"  WebPush aes128gcm     Swift         {s['webpush']:>12,.0f}")
 print(f"                        Python        {p['webpush']:>12,.0f}")

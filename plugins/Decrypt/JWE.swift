@@ -109,30 +109,27 @@ enum JWE {
     private static func sealedBox(
         _ token: [UInt8], iv: ArraySlice<UInt8>, ciphertext: ArraySlice<UInt8>, tag: ArraySlice<UInt8>
     ) throws(DecryptError) -> AES.GCM.SealedBox {
-        let names = ["the JWE initialization vector", "the JWE ciphertext", "the JWE authentication tag"]
-        let ranges = [iv, ciphertext, tag].map { $0.startIndex..<$0.endIndex }
+        let ivName = "the JWE initialization vector", ciphertextName = "the JWE ciphertext", tagName = "the JWE authentication tag"
         let result: Result<Data, DecryptError> = token.withUnsafeBufferPointer { buffer in
-            let inputs = ranges.map { UnsafeBufferPointer(rebasing: buffer[$0]) }
-            var counts: [Int] = []
-            for (input, name) in zip(inputs, names) {
-                guard let count = Base64URL.decodedCount(input) else { return .failure(Base64URL.notBase64(name)) }
-                counts.append(count)
+            let ivInput = UnsafeBufferPointer(rebasing: buffer[iv.startIndex..<iv.endIndex])
+            let ciphertextInput = UnsafeBufferPointer(rebasing: buffer[ciphertext.startIndex..<ciphertext.endIndex])
+            let tagInput = UnsafeBufferPointer(rebasing: buffer[tag.startIndex..<tag.endIndex])
+            guard let ivCount = Base64URL.decodedCount(ivInput) else { return .failure(Base64URL.notBase64(ivName)) }
+            guard let ciphertextCount = Base64URL.decodedCount(ciphertextInput) else { return .failure(Base64URL.notBase64(ciphertextName)) }
+            guard let tagCount = Base64URL.decodedCount(tagInput) else { return .failure(Base64URL.notBase64(tagName)) }
+            guard ivCount == 12 else {
+                return .failure(.malformed("the JWE initialization vector must be 12 bytes for AES-GCM, not \(ivCount)"))
             }
-            guard counts[0] == 12 else {
-                return .failure(.malformed("the JWE initialization vector must be 12 bytes for AES-GCM, not \(counts[0])"))
+            guard tagCount == 16 else {
+                return .failure(.truncated("the JWE authentication tag must be 16 bytes, not \(tagCount)"))
             }
-            guard counts[2] == 16 else {
-                return .failure(.truncated("the JWE authentication tag must be 16 bytes, not \(counts[2])"))
-            }
-            var combined = Data(count: counts.reduce(0, +))
+            var combined = Data(count: 12 + ciphertextCount + 16)
             let failed: String? = combined.withUnsafeMutableBytes { raw in
                 let output = raw.bindMemory(to: UInt8.self)
-                var offset = 0
-                for (index, input) in inputs.enumerated() {
-                    let region = UnsafeMutableBufferPointer(rebasing: output[offset..<(offset + counts[index])])
-                    guard Base64URL.decode(input, into: region) else { return names[index] }
-                    offset += counts[index]
-                }
+                let end = 12 + ciphertextCount
+                if !Base64URL.decode(ivInput, into: UnsafeMutableBufferPointer(rebasing: output[0..<12])) { return ivName }
+                if !Base64URL.decode(ciphertextInput, into: UnsafeMutableBufferPointer(rebasing: output[12..<end])) { return ciphertextName }
+                if !Base64URL.decode(tagInput, into: UnsafeMutableBufferPointer(rebasing: output[end...])) { return tagName }
                 return nil
             }
             if let failed { return .failure(Base64URL.notBase64(failed)) }
@@ -188,8 +185,8 @@ enum JWE {
         }
     }
 
-    private static func decode(_ part: ArraySlice<UInt8>, what: String) throws(DecryptError) -> [UInt8] {
-        try Base64URL.decode(bytes: part, what: what)
+    private static func decode(_ part: ArraySlice<UInt8>, what: @autoclosure () -> String) throws(DecryptError) -> [UInt8] {
+        try Base64URL.decode(bytes: part, what: what())
     }
 
     private static func decodeMember(_ value: JSON, _ name: String) throws(DecryptError) -> [UInt8] {

@@ -92,19 +92,19 @@ public struct KeySet: Sendable, CustomStringConvertible, CustomDebugStringConver
     }
 
     /// The one key named by `kid`, or every key `fits` accepts when there is no kid.
-    func candidates(kid: String?, what: String, fits: (DecryptionKey) -> Bool) throws(DecryptError) -> [DecryptionKey] {
+    func candidates(kid: String?, what: @autoclosure () -> String, fits: (DecryptionKey) -> Bool) throws(DecryptError) -> [DecryptionKey] {
         if let kid {
             guard let key = key(kid: kid) else {
                 throw .unknownKey("no key with kid \"\(kid)\" in the key set; add it to the keys file, or check the kid the sender uses")
             }
             guard fits(key) else {
-                throw .unknownKey("key \"\(kid)\" is a \(key.kind.rawValue) key\(key.symmetricBits.map { " of \($0) bits" } ?? ""), which cannot decrypt \(what)")
+                throw .unknownKey("key \"\(kid)\" is a \(key.kind.rawValue) key\(key.symmetricBits.map { " of \($0) bits" } ?? ""), which cannot decrypt \(what())")
             }
             return [key]
         }
         let found = keys.filter(fits)
         guard !found.isEmpty else {
-            throw .unknownKey("the key set has no key that can decrypt \(what); add one to the keys file")
+            throw .unknownKey("the key set has no key that can decrypt \(what()); add one to the keys file")
         }
         return found
     }

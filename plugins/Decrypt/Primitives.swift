@@ -41,11 +41,11 @@ enum Primitives {
     }
 
     /// A P-256 point from its uncompressed encoding (65 bytes, 0x04 || X || Y), checked to be on the curve.
-    static func publicKey(_ point: some ContiguousBytes, what: String) throws(DecryptError) -> P256.KeyAgreement.PublicKey {
+    static func publicKey(_ point: some ContiguousBytes, what: @autoclosure () -> String) throws(DecryptError) -> P256.KeyAgreement.PublicKey {
         do {
             return try P256.KeyAgreement.PublicKey(x963Representation: point)
         } catch {
-            throw .malformed("\(what) is not an uncompressed P-256 public key (65 bytes starting with 0x04)")
+            throw .malformed("\(what()) is not an uncompressed P-256 public key (65 bytes starting with 0x04)")
         }
     }
 
@@ -60,25 +60,25 @@ enum Primitives {
     }
 
     /// AES-GCM decryption of a sealed box.
-    static func open(_ box: AES.GCM.SealedBox, key: SymmetricKey, aad: [UInt8], what: String) throws(DecryptError) -> [UInt8] {
+    static func open(_ box: AES.GCM.SealedBox, key: SymmetricKey, aad: [UInt8], what: @autoclosure () -> String) throws(DecryptError) -> [UInt8] {
         do {
             return Array(try AES.GCM.open(box, using: key, authenticating: aad))
         } catch {
-            throw .authenticationFailed(what)
+            throw .authenticationFailed(what())
         }
     }
 
     /// AES-GCM decryption with a 12-byte nonce and a 16-byte tag at the end of `sealed`.
     static func open(
-        _ sealed: ArraySlice<UInt8>, key: SymmetricKey, nonce: [UInt8], aad: [UInt8] = [], what: String
+        _ sealed: ArraySlice<UInt8>, key: SymmetricKey, nonce: [UInt8], aad: [UInt8] = [], what: @autoclosure () -> String
     ) throws(DecryptError) -> [UInt8] {
-        guard sealed.count >= 16 else { throw .truncated("\(what) is shorter than its 16-byte tag") }
+        guard sealed.count >= 16 else { throw .truncated("\(what()) is shorter than its 16-byte tag") }
         do {
             let box = try AES.GCM.SealedBox(
                 nonce: AES.GCM.Nonce(data: nonce), ciphertext: sealed.dropLast(16), tag: sealed.suffix(16))
             return Array(try AES.GCM.open(box, using: key, authenticating: aad))
         } catch {
-            throw .authenticationFailed(what)
+            throw .authenticationFailed(what())
         }
     }
 }
