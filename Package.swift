@@ -87,6 +87,8 @@ let package = Package(
             dependencies: ["DecryptPlugin", "NSECore", .product(name: "Crypto", package: "swift-crypto")],
             path: "Benchmarks/DecryptBenchmark"
         ),
+        .executableTarget(name: "DownloadBenchmark", dependencies: ["NSECurl"], path: "Benchmarks/DownloadBenchmark"),
+        .executableTarget(name: "SniffBenchmark", dependencies: ["NSEMagic"], path: "Benchmarks/SniffBenchmark"),
 
         .testTarget(name: "NSECoreTests", dependencies: ["NSECore", "NSETesting"]),
         .testTarget(name: "NSEMagicTests", dependencies: ["NSEMagic", "NSETesting"]),
@@ -98,6 +100,6 @@ let package = Package(
         ),
         .testTarget(name: "RewritePluginTests", dependencies: ["RewritePlugin", "NSETesting"]),
         .testTarget(name: "MediaPluginTests", dependencies: ["MediaPlugin", "NSETesting"]),
-        .testTarget(name: "NSECommandTests", dependencies: ["NSETesting"]),
+        .testTarget(name: "NSECommandTests", dependencies: ["NSECommand", "NSETesting", "NSECore"]),
     ]
 )

@@ -1,1 +1,124 @@
-print("bench")
+// The pure pipeline cost: payloads per second through parse → gate → one step → serialize,
+// side by side with jq doing the same edit on the same file.
+//
+//   swift run -c release PipelineBenchmark [--count 100000] [--in-flight 256]
+//
+// The step prefixes the title with "x ", as `jq -c '.aps.alert.title |= "x " + .'` does.
+
+import Foundation
+import NSECore
+
+struct PrefixTitle: Modifier {
+    let name = "prefix-title"
+    func modify(_ content: inout NotificationContent, context: ModifierContext) async throws {
+        content.title = "x " + (content.title ?? "")
+    }
+}
+
+func argument(_ name: String, default value: Int) -> Int {
+    let arguments = CommandLine.arguments
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count, let number = Int(arguments[index + 1]) else {
+        return value
+    }
+    return number
+}
+
+let count = argument("--count", default: 100_000)
+let inFlight = argument("--in-flight", default: 256)
+let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nse-bench-\(getpid())")
+try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(at: folder) }
+
+// The input: varied payloads with a message id too large for a Double.
+let input = folder.appendingPathComponent("payloads.jsonl")
+var text = ""
+text.reserveCapacity(count * 300)
+for index in 0..<count {
+    text += #"{"aps":{"alert":{"title":"Title \#(index)","body":"Hello there, this is message number \#(index) with some text"},"sound":"default","badge":\#(index % 10),"mutable-content":1,"thread-id":"t\#(index % 50)"},"_j_msgid":\#(29273432613945685 + index),"sender":{"id":\#(index),"name":"User \#(index)"},"media-url":"https://cdn.example.com/img/\#(index).jpg"}"#
+    text += "\n"
+}
+try text.write(to: input, atomically: true, encoding: .utf8)
+let inputBytes = try Data(contentsOf: input)
+print("input: \(count) payloads, \(inputBytes.count) bytes, \(inFlight) in flight")
+
+// nse: read, split lines, process in contiguous chunks per worker, write in order.
+let lines: [ArraySlice<UInt8>] = Array(inputBytes).split(separator: 0x0A)
+let pipeline = Pipeline(steps: [.init(PrefixTitle())])
+if CommandLine.arguments.contains("--latency") {
+    let requests = lines.prefix(5000).map { try! NotificationRequest(id: "x", json: $0) }
+    for _ in 0..<3 {
+        let start = ContinuousClock.now
+        for request in requests { _ = await pipeline.process(request) }
+        print("sequential process():", (ContinuousClock.now - start) / requests.count)
+    }
+    exit(0)
+}
+let nseOutput = folder.appendingPathComponent("nse.jsonl")
+let nseStart = ContinuousClock.now
+// Many notifications in flight at once, as the batch mode and the sidecar run them;
+// results are written in input order.
+var results = [[UInt8]](repeating: [], count: lines.count)
+await withTaskGroup(of: (Int, [UInt8]).self) { group in
+    var next = 0
+    func submit(_ index: Int) {
+        group.addTask {
+            guard let request = try? NotificationRequest(id: String(index), json: lines[index]) else { return (index, []) }
+            return (index, await pipeline.process(request).contentJSON())
+        }
+    }
+    while next < min(inFlight, lines.count) {
+        submit(next)
+        next += 1
+    }
+    for await (index, bytes) in group {
+        results[index] = bytes
+        if next < lines.count {
+            submit(next)
+            next += 1
+        }
+    }
+}
+var nseBytes: [UInt8] = []
+nseBytes.reserveCapacity(inputBytes.count + count * 4)
+for bytes in results {
+    nseBytes.append(contentsOf: bytes)
+    nseBytes.append(0x0A)
+}
+try Data(nseBytes).write(to: nseOutput)
+let nseTime = ContinuousClock.now - nseStart
+
+func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+}
+
+func exactIDs(_ data: Data) -> Int {
+    var exact = 0
+    for (index, line) in data.split(separator: 0x0A).enumerated() where String(decoding: line, as: UTF8.self).contains("\"_j_msgid\":\(29273432613945685 + index),") {
+        exact += 1
+    }
+    return exact
+}
+
+let nseRate = Double(count) / seconds(nseTime)
+print(String(format: "nse: %.2f s, %.0f payloads/s, exact ids %d/%d", seconds(nseTime), nseRate, exactIDs(Data(nseBytes)), count))
+
+// jq on the same file.
+let jqOutput = folder.appendingPathComponent("jq.jsonl")
+let jq = Process()
+jq.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+jq.arguments = ["jq", "-c", #".aps.alert.title |= "x " + ."#, input.path]
+_ = FileManager.default.createFile(atPath: jqOutput.path, contents: nil)
+jq.standardOutput = try FileHandle(forWritingTo: jqOutput)
+let jqStart = ContinuousClock.now
+do {
+    try jq.run()
+    jq.waitUntilExit()
+    let jqTime = ContinuousClock.now - jqStart
+    guard jq.terminationStatus == 0 else { throw CocoaError(.executableLoad) }
+    let jqRate = Double(count) / seconds(jqTime)
+    let jqData = try Data(contentsOf: jqOutput)
+    print(String(format: "jq:  %.2f s, %.0f payloads/s, exact ids %d/%d", seconds(jqTime), jqRate, exactIDs(jqData), count))
+    print(String(format: "ratio: nse is %.2fx jq's rate (goal: at least 3x)", nseRate / jqRate))
+} catch {
+    print("jq: not run (\(error)); install it with apt-get install -y jq")
+}

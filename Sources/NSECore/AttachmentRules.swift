@@ -76,11 +76,62 @@ public enum AttachmentRules {
         types.first { $0.uti == uti }
     }
 
+    /// The accepted type libmagic's answer for some bytes denotes, or nil when iOS refuses them.
+    ///
+    /// `mime` is what libmagic reports with `MAGIC_MIME_TYPE`, `description` what it reports
+    /// without flags (as `file -b` prints it). The MIME type decides, except where one MIME type
+    /// covers several things iOS tells apart:
+    /// - `video/mpeg`: libmagic reads the pack header of a multiplexed stream (or the sequence
+    ///   header of an elementary one) and says `MPEG sequence, v1` for MPEG-1 (`public.mpeg`)
+    ///   and `MPEG sequence, v2` for an MPEG-2 program stream (`public.mpeg-2-video`).
+    /// - `audio/mpeg`: also covers MPEG audio layers I and II, which are not MP3.
+    public static func type(mime: String, description: String) -> AttachmentType? {
+        let mime = mime.lowercased()
+        switch mime {
+        case "video/mpeg":
+            if description.contains("MPEG sequence, v2") || description.contains("MPEG-2") {
+                return type(uti: "public.mpeg-2-video")
+            }
+            if description.contains("MPEG sequence, v1") {
+                return type(uti: "public.mpeg")
+            }
+            return nil
+        case "audio/mpeg":
+            // "MPEG ADTS, layer II, …" or "layer I, …" is MP2/MP1 audio, not MP3.
+            if description.contains("layer II,") || description.contains("layer I,") {
+                return nil
+            }
+            return type(uti: "public.mp3")
+        default:
+            guard let uti = mimeAliases[mime] else { return nil }
+            return type(uti: uti)
+        }
+    }
+
+    /// MIME types that denote one accepted type unambiguously: libmagic's spelling first, then
+    /// the registered spellings other sniffers use.
+    private static let mimeAliases: [String: String] = [
+        "audio/x-aiff": "public.aiff-audio", "audio/aiff": "public.aiff-audio",
+        "audio/x-wav": "com.microsoft.waveform-audio", "audio/wav": "com.microsoft.waveform-audio",
+        "audio/vnd.wave": "com.microsoft.waveform-audio",
+        "audio/x-m4a": "public.mpeg-4-audio", "audio/mp4": "public.mpeg-4-audio",
+        "image/jpeg": "public.jpeg", "image/gif": "com.compuserve.gif", "image/png": "public.png",
+        "video/mp4": "public.mpeg-4",
+        // An iTunes M4V is an MPEG-4 file with Apple's brand; its UTI conforms to public.mpeg-4.
+        "video/x-m4v": "public.mpeg-4",
+        "video/x-msvideo": "public.avi", "video/avi": "public.avi",
+    ]
+
+    /// Whether a file extension names this type (accepting common spellings: jpeg, aif, mpeg).
+    public static func fileExtension(_ fileExtension: String, matches type: AttachmentType) -> Bool {
+        let ext = fileExtension.lowercased()
+        return (extensionAliases[ext] ?? ext) == type.fileExtension
+    }
+
+    private static let extensionAliases = ["jpeg": "jpg", "aif": "aiff", "mpeg": "mpg", "m4v": "mp4"]
+
     /// The kind a file extension suggests (a hint only; the bytes decide).
     public static func kind(fileExtension: String) -> AttachmentKind? {
-        let ext = fileExtension.lowercased()
-        let aliases = ["jpeg": "jpg", "aif": "aiff", "mpeg": "mpg", "m4v": "mp4"]
-        let normalized = aliases[ext] ?? ext
-        return types.first { $0.fileExtension == normalized }?.kind
+        types.first { Self.fileExtension(fileExtension, matches: $0) }?.kind
     }
 }

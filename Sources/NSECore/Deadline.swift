@@ -1,28 +1,24 @@
-import Dispatch
 import Synchronization
 
 /// Runs `work` against a deadline and returns at the deadline whether or not the work has
 /// finished: a step that never yields, or ignores cancellation, cannot hold the answer back.
-/// On expiry the work is cancelled and left to wind down on its own.
+/// On expiry `onExpiry` runs first (to freeze what the work has reported), then the work is
+/// cancelled and left to wind down on its own.
 ///
-/// The clock is a Dispatch timer rather than a task, so it fires even when every thread of the
-/// cooperative pool is busy with work that does not yield.
+/// The work runs on `StepExecutor`'s threads and the clock is `DeadlineTimer`'s own thread, so
+/// neither a step that blocks its thread nor a busy cooperative pool can hold the answer back.
 func raceAgainstDeadline<Value: Sendable>(
     _ deadline: ContinuousClock.Instant,
+    onExpiry: @escaping @Sendable () -> Void = {},
     work: @escaping @Sendable () async -> Value
 ) async -> Value? {
-    let race = Race<Value>()
+    let race = Race<Value>(onExpiry: onExpiry)
     return await withTaskCancellationHandler {
         await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
             race.install(continuation)
-            let task = Task { race.finish(await work()) }
-            race.onExpiry { task.cancel() }
-            let remaining = deadline - ContinuousClock.now
-            let (seconds, attoseconds) = remaining.components
-            let nanoseconds = max(0, seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: nanoseconds))) {
-                race.expire()
-            }
+            let task = Task(executorPreference: StepExecutor.shared) { race.finish(await work()) }
+            let timer = DeadlineTimer.shared.schedule(at: deadline) { race.expire() }
+            race.onSettle(cancelWork: { task.cancel() }, cancelTimer: { timer.cancel() })
         }
     } onCancel: {
         race.expire()
@@ -34,10 +30,17 @@ private final class Race<Value: Sendable>: Sendable {
     private struct State {
         var continuation: CheckedContinuation<Value?, Never>?
         var cancelWork: (@Sendable () -> Void)?
+        var cancelTimer: (@Sendable () -> Void)?
         var settled = false
+        var expired = false
     }
 
     private let state = Mutex(State())
+    private let onExpiry: @Sendable () -> Void
+
+    init(onExpiry: @escaping @Sendable () -> Void) {
+        self.onExpiry = onExpiry
+    }
 
     func install(_ continuation: CheckedContinuation<Value?, Never>) {
         let alreadySettled = state.withLock { state in
@@ -48,13 +51,16 @@ private final class Race<Value: Sendable>: Sendable {
         if alreadySettled { continuation.resume(returning: nil) }
     }
 
-    func onExpiry(_ cancel: @escaping @Sendable () -> Void) {
-        let settled = state.withLock { state in
-            state.cancelWork = cancel
-            return state.settled
+    /// Registers the clean-up; runs it at once if the race is already over.
+    func onSettle(cancelWork: @escaping @Sendable () -> Void, cancelTimer: @escaping @Sendable () -> Void) {
+        let (settled, expired) = state.withLock { state in
+            state.cancelWork = cancelWork
+            state.cancelTimer = cancelTimer
+            return (state.settled, state.expired)
         }
-        // Expired before the work was even registered.
-        if settled { cancel() }
+        guard settled else { return }
+        cancelTimer()
+        if expired { cancelWork() }
     }
 
     func finish(_ value: Value) {
@@ -66,13 +72,21 @@ private final class Race<Value: Sendable>: Sendable {
     }
 
     private func settle(with value: Value?, expired: Bool) {
-        let (continuation, cancel) = state.withLock { state -> (CheckedContinuation<Value?, Never>?, (@Sendable () -> Void)?) in
-            guard !state.settled else { return (nil, nil) }
+        let taken = state.withLock { state -> (CheckedContinuation<Value?, Never>?, (@Sendable () -> Void)?, (@Sendable () -> Void)?)? in
+            guard !state.settled else { return nil }
             state.settled = true
-            defer { state.continuation = nil }
-            return (state.continuation, expired ? state.cancelWork : nil)
+            state.expired = expired
+            defer {
+                state.continuation = nil
+                state.cancelWork = nil
+                state.cancelTimer = nil
+            }
+            return (state.continuation, expired ? state.cancelWork : nil, state.cancelTimer)
         }
+        guard let (continuation, cancelWork, cancelTimer) = taken else { return }
+        if expired { onExpiry() }
         continuation?.resume(returning: value)
-        cancel?()
+        cancelTimer?()
+        cancelWork?()
     }
 }

@@ -105,8 +105,17 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
 
     /// Names that occur more than once.
     public var repeatedKeys: [String] {
-        var seen = Set<String>()
+        guard members.count > 1 else { return [] }
         var repeated: [String] = []
+        if members.count <= 16 {
+            // Small objects, the usual case: comparing pairs beats hashing.
+            for (index, member) in members.enumerated().dropFirst()
+            where !repeated.contains(member.key) && members[..<index].contains(where: { $0.key == member.key }) {
+                repeated.append(member.key)
+            }
+            return repeated
+        }
+        var seen = Set<String>()
         for member in members where !seen.insert(member.key).inserted && !repeated.contains(member.key) {
             repeated.append(member.key)
         }

@@ -131,6 +131,11 @@ extension JSON {
 /// Removes the whitespace between tokens of valid JSON text, leaving every token, escapes
 /// included, as written. Used to give back an untouched payload byte for byte, on one line.
 public func minifiedJSON(_ bytes: some Collection<UInt8>) -> [UInt8] {
+    if let result = bytes.withContiguousStorageIfAvailable(minified) { return result }
+    return Array(bytes).withUnsafeBufferPointer(minified)
+}
+
+private func minified(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
     var output: [UInt8] = []
     output.reserveCapacity(bytes.count)
     var inString = false

@@ -89,10 +89,10 @@ public struct Pipeline: Sendable {
         let context = ModifierContext(
             request: request, deadline: deadline, logger: logger, services: services,
             scratch: ScratchDirectory(root: scratchRoot, notificationID: request.id), diagnostics: diagnostics)
-        let progress = Progress(content: original, stepCount: steps.count)
+        let progress = Progress(content: original)
         let chain = Chain(steps: steps, validator: validator)
 
-        let finished = await raceAgainstDeadline(deadline) {
+        let finished = await raceAgainstDeadline(deadline, onExpiry: { progress.freeze() }) {
             await chain.run(original, context: context, progress: progress)
         }
 
@@ -101,7 +101,7 @@ public struct Pipeline: Sendable {
         var result: NotificationResult
         if let finished {
             result = NotificationResult(
-                id: request.id, outcome: finished.outcome(original: original), reason: finished.failureReason,
+                id: request.id, outcome: finished.outcome, reason: finished.failureReason,
                 content: finished.content, rejected: collected.rejected + finished.rejected, steps: finished.reports,
                 warnings: warnings + finished.warnings)
         } else {
@@ -150,7 +150,11 @@ public struct Pipeline: Sendable {
             rejected: rejected, steps: reports, warnings: warnings)
     }
 
-    /// Why iOS would not run an extension for this content, or `nil` if it would.
+    /// Why iOS would not run an extension for this content (`not-mutable`, `no-alert`), or `nil` if it would.
+    public static func gateDecision(_ content: NotificationContent) -> String? {
+        skipReason(content)
+    }
+
     static func skipReason(_ content: NotificationContent) -> String? {
         if !content.isMutable { return "not-mutable" }
         if !content.hasAlertText { return "no-alert" }
@@ -166,23 +170,27 @@ final class Progress: Sendable {
         var running: (index: Int, start: ContinuousClock.Instant)?
     }
 
-    private let state: Mutex<Snapshot>
+    private let state: Mutex<(snapshot: Snapshot, frozen: Bool)>
 
-    init(content: NotificationContent, stepCount: Int) {
-        state = Mutex(Snapshot(content: content, reports: [], running: nil))
-        _ = stepCount
+    init(content: NotificationContent) {
+        state = Mutex((Snapshot(content: content, reports: [], running: nil), false))
+    }
+
+    /// Called at the deadline: what a cancelled step does afterwards does not count.
+    func freeze() {
+        state.withLock { $0.frozen = true }
     }
 
     func setReports(_ reports: [NotificationResult.StepReport]) {
-        state.withLock { $0.reports = reports }
+        update { $0.reports = reports }
     }
 
     func started(_ index: Int, at start: ContinuousClock.Instant) {
-        state.withLock { $0.running = (index, start) }
+        update { $0.running = (index, start) }
     }
 
     func finished(_ index: Int, report: NotificationResult.StepReport, content: NotificationContent) {
-        state.withLock { state in
+        update { state in
             state.reports[index] = report
             state.content = content
             state.running = nil
@@ -190,7 +198,13 @@ final class Progress: Sendable {
     }
 
     func snapshot() -> Snapshot {
-        state.withLock { $0 }
+        state.withLock { $0.snapshot }
+    }
+
+    private func update(_ body: (inout Snapshot) -> Void) {
+        state.withLock { state in
+            if !state.frozen { body(&state.snapshot) }
+        }
     }
 }
 
@@ -203,10 +217,8 @@ struct Chain: Sendable {
         var warnings: [String] = []
         var failureReason: String?
 
-        func outcome(original: NotificationContent) -> NotificationResult.Outcome {
-            if failureReason != nil { return .fallback }
-            return content == original ? .unchanged : .modified
-        }
+        /// `modified` until `process` finds the content equal to the original.
+        var outcome: NotificationResult.Outcome { failureReason == nil ? .modified : .fallback }
     }
 
     let steps: [Pipeline.Step]

@@ -54,6 +54,8 @@ public func safeFileName(_ name: String, fallback: String = "attachment") -> Str
         default: "_"
         }
     })
+    // No `..` anywhere, and no hidden files.
+    while result.contains("..") { result = result.replacingOccurrences(of: "..", with: "_") }
     while result.hasPrefix(".") { result.removeFirst() }
     return result.isEmpty ? fallback : result
 }

@@ -1,1 +1,29 @@
-// NSEPlugins
+import NSECore
+import NSEMagic
+import RewritePlugin
+
+extension ModifierRegistry {
+    /// Every plugin nse ships, and libmagic attachment validation as the system stage.
+    /// Surfaces build pipelines through this registry and know no plugin by type.
+    public static let standard = ModifierRegistry([.delay, .rewrite]) { limits in
+        MagicAttachmentValidator(sniffer: try MagicSniffer.shared(), limits: limits)
+    }
+}
+
+/// The pipeline used when none is given: `Samples/pipeline.yaml` holds the same text.
+public enum DefaultPipeline {
+    public static let yaml = """
+        # The pipeline nse uses when none is given.
+        deadline: 30s
+        on-timeout: original
+        limits: { audio: 5MB, image: 10MB, video: 50MB }
+        network: { allow-private: false }
+        steps: []
+
+        """
+
+    /// Builds the default pipeline; relative paths would be read against `baseDirectory`.
+    public static func load(registry: ModifierRegistry = .standard, baseDirectory: String = ".") throws -> Pipeline {
+        try PipelineLoader(registry: registry).load(text: yaml, baseDirectory: baseDirectory)
+    }
+}

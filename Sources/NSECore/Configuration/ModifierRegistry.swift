@@ -43,10 +43,14 @@ public struct ModifierPlugin: Sendable {
 /// Maps step names to plugins. Surfaces (CLI, batch, server) know plugins only through it.
 public struct ModifierRegistry: Sendable {
     private var plugins: [String: ModifierPlugin] = [:]
-    /// Makes the attachment validator for a pipeline's limits (the system stage).
-    public var makeValidator: (@Sendable (AttachmentLimits) -> any AttachmentValidator)?
+    /// Makes the attachment validator for a pipeline's limits (the system stage); an error is
+    /// reported as a configuration error.
+    public var makeValidator: (@Sendable (AttachmentLimits) throws -> any AttachmentValidator)?
 
-    public init(_ plugins: [ModifierPlugin] = [], makeValidator: (@Sendable (AttachmentLimits) -> any AttachmentValidator)? = nil) {
+    public init(
+        _ plugins: [ModifierPlugin] = [],
+        makeValidator: (@Sendable (AttachmentLimits) throws -> any AttachmentValidator)? = nil
+    ) {
         for plugin in plugins { register(plugin) }
         self.makeValidator = makeValidator
     }

@@ -98,7 +98,11 @@ public struct PipelineLoader: Sendable {
                 pipeline.steps.append(try makeStep(step, environment: environment))
             }
         }
-        pipeline.validator = registry.makeValidator?(limits)
+        do {
+            pipeline.validator = try registry.makeValidator?(limits)
+        } catch {
+            throw ConfigurationError(path: "limits", message: "attachment validation cannot start: \(error)")
+        }
         return pipeline
     }
 

@@ -1,0 +1,85 @@
+import Synchronization
+
+/// What a caller receives from the engine: the shared body, or why there is none.
+typealias FetchOutcome = Result<(body: FetchedBody, shared: Bool), DownloadError>
+
+/// One caller waiting for a URL. Its limits and deadline are its own, even when the transfer
+/// serves several callers.
+///
+/// Everything except `cancelled` belongs to the engine thread.
+final class Waiter: @unchecked Sendable {
+    let request: DownloadRequest
+    /// Set from the caller's task when it is cancelled; read by the engine thread.
+    let cancelled = Atomic<Bool>(false)
+    private var continuation: CheckedContinuation<FetchOutcome, Never>?
+    /// The transfer this waiter is attached to, if any.
+    weak var transfer: Transfer?
+    /// The limit `classify` announced for the kind the bytes turned out to be.
+    private var kindLimit: Int64?
+    /// True once `classify` gave a final verdict, or will not be asked again.
+    private var verdictDone: Bool
+    private var classifiedLength = 0
+
+    init(request: DownloadRequest, continuation: CheckedContinuation<FetchOutcome, Never>) {
+        self.request = request
+        self.continuation = continuation
+        verdictDone = request.classify == nil
+    }
+
+    /// Resumes the caller. Later calls do nothing, so every path may call it.
+    func finish(_ outcome: FetchOutcome) {
+        continuation?.resume(returning: outcome)
+        continuation = nil
+    }
+
+    var isFinished: Bool { continuation == nil }
+
+    /// Applies this waiter's limits to what has arrived so far; the error says why the waiter
+    /// must stop, or nil when it may go on.
+    ///
+    /// - Parameters:
+    ///   - prefix: the first bytes of the body received so far.
+    ///   - complete: whether `prefix` is all the prefix there will be.
+    ///   - received: body bytes received so far.
+    ///   - declared: the `Content-Length` of the final response, when known.
+    func judge(
+        prefix: [UInt8], complete: Bool, received: Int64, declared: Int64?,
+        classifyLength: Int, maxPrefix: Int
+    ) -> DownloadError? {
+        if !verdictDone, let classify = request.classify,
+           prefix.count > classifiedLength, prefix.count >= classifyLength || complete {
+            classifiedLength = prefix.count
+            switch classify(prefix) {
+            case .reject(let why):
+                verdictDone = true
+                return DownloadError(
+                    .rejectedContent,
+                    "The content at \(request.url) was refused: \(why). Check that the URL points at the media file itself.",
+                    url: request.url)
+            case .limit(let limit):
+                kindLimit = limit
+                verdictDone = true
+            case .needMoreBytes:
+                // Without a verdict after this many bytes, only the absolute cap applies.
+                if complete || prefix.count >= maxPrefix { verdictDone = true }
+            }
+        }
+        let limit = min(request.maxBytes, kindLimit ?? .max)
+        let whose = kindLimit.map { $0 <= request.maxBytes } == true
+            ? "the limit of the kind its first bytes show (\(limit) bytes)"
+            : "the limit of \(limit) bytes"
+        if let declared, declared > limit {
+            return DownloadError(
+                .tooLarge,
+                "\(request.url) declares \(declared) bytes (Content-Length), over \(whose); nothing was downloaded. Send a smaller file.",
+                url: request.url)
+        }
+        if received > limit {
+            return DownloadError(
+                .tooLarge,
+                "The body of \(request.url) passed \(whose) and the transfer was cut. Send a smaller file.",
+                url: request.url)
+        }
+        return nil
+    }
+}

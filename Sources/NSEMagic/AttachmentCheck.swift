@@ -1,0 +1,152 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import NSECore
+
+/// The checks iOS makes on one attachment, by its bytes, inside one scratch directory.
+///
+/// Kept apart from `MagicAttachmentValidator` so that it can be used without a pipeline:
+/// it is a pure function of the attachment, the limits and the directory (plus the disk).
+struct AttachmentCheck {
+    let sniffer: MagicSniffer
+    let limits: AttachmentLimits
+    /// The scratch directory with symbolic links resolved.
+    let scratch: String
+
+    enum Outcome {
+        case accepted(Attachment, warnings: [String])
+        case rejected(Rejection, warnings: [String])
+    }
+
+    func run(_ attachment: Attachment) -> Outcome {
+        var warnings: [String] = []
+        let label = "attachment \"\(attachment.identifier)\""
+        func reject(_ reason: Rejection.Reason, _ detail: String) -> Outcome {
+            .rejected(
+                Rejection(identifier: attachment.identifier, source: attachment.source ?? attachment.file,
+                          reason: reason, detail: detail),
+                warnings: warnings)
+        }
+
+        // Nothing outside the scratch directory, even through a symbolic link.
+        let path = attachment.file
+        guard let realFile = realPath(path) else {
+            return reject(.invalidURL, "no file at \(path)")
+        }
+        let directory = Self.directory(of: path)
+        guard Self.isInside(realFile, scratch), let realDirectory = realPath(directory),
+              realDirectory == scratch || Self.isInside(realDirectory, scratch)
+        else {
+            return reject(.invalidURL, "\(path) is outside the notification's scratch directory \(scratch)")
+        }
+
+        let result: SniffResult
+        do {
+            result = try sniffer.sniff(file: realFile, describe: .whenNeeded)
+        } catch let error as MagicError {
+            return reject(.invalidURL, error.description)
+        } catch {
+            return reject(.invalidURL, "cannot read \(path): \(error)")
+        }
+
+        if result.byteCount == 0 {
+            return reject(.invalidFileSize, "the file is empty (0 bytes)")
+        }
+        guard let type = result.type else {
+            return reject(.unrecognizedType, MagicSniffer.unrecognizedDetail(result))
+        }
+        let limit = limits[type.kind]
+        if result.byteCount > limit {
+            return reject(.invalidFileSize, "\(type.kind): \(result.byteCount) > \(limit) bytes")
+        }
+
+        var accepted = attachment
+        accepted.kind = type.kind
+        accepted.uti = type.uti
+        accepted.mime = result.mime
+        accepted.byteCount = result.byteCount
+
+        // Hints are checked against the bytes, never trusted.
+        if let hint = attachment.options.typeHint, hint != type.uti {
+            warnings.append("\(label): type hint \(hint) disagrees with the bytes (\(type.uti)); the hint is replaced")
+            accepted.options.typeHint = type.uti
+        }
+        if let claimed = attachment.mime, claimed != "application/octet-stream",
+           AttachmentRules.type(mime: claimed, description: result.description ?? "")?.uti != type.uti {
+            warnings.append("\(label): declared as \(claimed), the bytes are \(result.mime) (\(type.uti))")
+        }
+
+        // iOS reads the type from the extension when there is no hint: make it the right one.
+        let name = Self.lastComponent(of: path)
+        let currentExtension = Self.fileExtension(of: name)
+        if currentExtension.map({ AttachmentRules.fileExtension($0, matches: type) }) != true {
+            switch moveAside(path, in: directory, to: safeFileName(attachment.identifier), extension: type.fileExtension) {
+            case .success(let renamed):
+                let newName = Self.lastComponent(of: renamed)
+                if let currentExtension {
+                    warnings.append("\(label): the file name says .\(currentExtension), the bytes are \(type.uti); renamed to \(newName)")
+                }
+                accepted.file = renamed
+            case .failure(let reason):
+                warnings.append("\(label): the bytes are \(type.uti) but the file \(name) could not be renamed (\(reason))")
+            }
+        }
+        return .accepted(accepted, warnings: warnings)
+    }
+
+    struct RenameFailure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Renames `path` to `<stem>.<ext>` in the same directory, or `<stem>-2.<ext>`, … if taken.
+    private func moveAside(_ path: String, in directory: String, to stem: String, extension ext: String) -> Result<String, RenameFailure> {
+        for attempt in 1...100 {
+            let name = attempt == 1 ? "\(stem).\(ext)" : "\(stem)-\(attempt).\(ext)"
+            let target = directory + "/" + name
+            if target == path { return .success(path) }
+            // Never replace another file: link(2) fails if the target exists, then drop the old name.
+            if link(path, target) == 0 {
+                unlink(path)
+                return .success(target)
+            }
+            let code = errno
+            if code == EEXIST { continue }
+            // Some file systems have no hard links; fall back to a checked rename.
+            if code == EPERM || code == ENOTSUP || code == EXDEV, access(target, F_OK) != 0,
+               rename(path, target) == 0 {
+                return .success(target)
+            }
+            return .failure(RenameFailure(description: String(cString: strerror(code))))
+        }
+        return .failure(RenameFailure(description: "too many files named \(stem)"))
+    }
+
+    private func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    static func isInside(_ path: String, _ directory: String) -> Bool {
+        path.hasPrefix(directory.hasSuffix("/") ? directory : directory + "/")
+    }
+
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    static func lastComponent(of path: String) -> String {
+        path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
+    }
+
+    static func fileExtension(of name: String) -> String? {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+        let ext = name[name.index(after: dot)...]
+        return ext.isEmpty ? nil : String(ext)
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import NSECore
+
+/// Classifies files and bytes with libmagic into the attachment types iOS accepts.
+///
+/// Thread-safe: it keeps a pool of libmagic handles, each used by one thread at a time, so one
+/// sniffer serves every notification. Make one per process and share it.
+///
+/// ```swift
+/// let sniffer = try MagicSniffer()
+/// let result = try sniffer.sniff(file: "/tmp/n1/image.png")
+/// result.uti        // "public.png"
+/// ```
+public final class MagicSniffer: Sendable {
+    private let pool: CookiePool
+    /// How many bytes of a file libmagic looks at, at most (its `MAGIC_PARAM_BYTES_MAX`).
+    public let bytesMax: Int
+
+    /// Makes a sniffer.
+    ///
+    /// - Parameters:
+    ///   - poolSize: how many libmagic handles may classify at once; default: the number of cores.
+    ///   - databasePath: a compiled magic database; `nil` uses the system's, as `file` does.
+    /// - Throws: `MagicError` with `.loadFailed` when the database cannot be loaded.
+    public init(poolSize: Int = ProcessInfo.processInfo.activeProcessorCount, databasePath: String? = nil) throws {
+        pool = try CookiePool(capacity: max(1, poolSize), databasePath: databasePath)
+        bytesMax = try pool.withCookie { $0.bytesMax }
+    }
+
+    /// How many libmagic handles may classify at once.
+    public var poolSize: Int { pool.capacity }
+
+    /// How many libmagic handles have been loaded so far (they are made on demand).
+    public var loadedHandleCount: Int { pool.createdCount }
+
+    /// Classifies the file at `path` by its bytes (its name plays no part).
+    ///
+    /// - Parameter describe: whether to ask libmagic for its description even when the MIME
+    ///   type alone decides; each answer is a full pass over libmagic's rules.
+    /// - Throws: `MagicError` with `.fileNotFound`, `.notARegularFile` or `.readFailed`.
+    public func sniff(file path: String, describe: DescriptionPolicy = .always) throws -> SniffResult {
+        let prefix = try FilePrefix.load(path, limit: bytesMax)
+        return try classify(prefix.bytes, byteCount: prefix.size, describe: describe)
+    }
+
+    /// Classifies some bytes, e.g. the first bytes of a transfer.
+    ///
+    /// - Parameters:
+    ///   - bytes: the bytes, from the start of the file.
+    ///   - totalByteCount: the size of the whole file if known; defaults to `bytes.count`.
+    ///   - describe: whether to ask libmagic for its description even when the MIME type alone decides.
+    public func sniff(bytes: [UInt8], totalByteCount: Int64? = nil, describe: DescriptionPolicy = .always) throws -> SniffResult {
+        try classify(bytes, byteCount: totalByteCount ?? Int64(bytes.count), describe: describe)
+    }
+
+    private func classify(_ bytes: [UInt8], byteCount: Int64, describe: DescriptionPolicy) throws -> SniffResult {
+        // libmagic never looks past bytesMax; neither do we.
+        try bytes.withUnsafeBytes { all in
+            let buffer = UnsafeRawBufferPointer(rebasing: all.prefix(bytesMax))
+            return try pool.withCookie { cookie in
+                let mime = try cookie.mimeType(buffer)
+                if describe == .whenNeeded, let type = AttachmentRules.typeByMIMEAlone(mime) {
+                    return SniffResult(type: type, mime: mime, description: nil, byteCount: byteCount)
+                }
+                let description = try cookie.describe(buffer)
+                return SniffResult(
+                    type: AttachmentRules.type(mime: mime, description: description),
+                    mime: mime, description: description, byteCount: byteCount)
+            }
+        }
+    }
+}
+
+/// When to ask libmagic for its description besides the MIME type.
+public enum DescriptionPolicy: Sendable, Hashable {
+    /// Always: every result has libmagic's description (two passes over its rules).
+    case always
+    /// Only when the MIME type alone does not decide: for refused bytes (the description says
+    /// what they are) and for MIME types that cover several things (`video/mpeg`, `audio/mpeg`).
+    /// An accepted type then costs one pass, and its result has no description.
+    case whenNeeded
+}
+
+extension AttachmentRules {
+    /// The accepted type a MIME type denotes on its own, or nil when libmagic's description
+    /// is needed to decide (or the type is refused).
+    static func typeByMIMEAlone(_ mime: String) -> AttachmentType? {
+        mime == "video/mpeg" || mime == "audio/mpeg" ? nil : type(mime: mime, description: "")
+    }
+}
