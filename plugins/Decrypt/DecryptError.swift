@@ -47,11 +47,13 @@ public struct DecryptError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What happened and what to do. Never contains secrets, ciphertext or plaintext.
     public var message: String
 
+    /// An error of `code`; `message` must hold no secret, ciphertext or plaintext.
     public init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
     }
 
+    /// `decrypt: <code>: <message>`.
     public var description: String { "decrypt: \(code): \(message)" }
 }
 

@@ -51,6 +51,7 @@ public struct DecryptionKey: Sendable, CustomStringConvertible, CustomDebugStrin
     /// A name for messages: `key "kid"` or `key #index`.
     var label: String { kid.map { "key \"\($0)\"" } ?? "a key without kid" }
 
+    /// Kind, kid and size only; the key material is `<redacted>`.
     public var description: String {
         var text = "DecryptionKey(\(kind.rawValue)"
         if let kid { text += ", kid: \"\(kid)\"" }
@@ -58,9 +59,10 @@ public struct DecryptionKey: Sendable, CustomStringConvertible, CustomDebugStrin
         return text + ", <redacted>)"
     }
 
+    /// The same as `description`: redacted.
     public var debugDescription: String { description }
 
-    /// No children: `dump` and reflection must not reach the key bytes.
+    /// Kid and kind only: `dump` and reflection must not reach the key bytes.
     public var customMirror: Mirror {
         Mirror(self, children: ["kid": kid as Any, "kind": kind, "material": "<redacted>"], displayStyle: .struct)
     }

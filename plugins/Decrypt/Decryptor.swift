@@ -6,6 +6,7 @@ public struct Decryptor: Sendable {
     /// The keys it decrypts with.
     public let keys: KeySet
 
+    /// A decryptor using `keys`.
     public init(keys: KeySet) {
         self.keys = keys
     }

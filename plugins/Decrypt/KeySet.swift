@@ -109,12 +109,15 @@ public struct KeySet: Sendable, CustomStringConvertible, CustomDebugStringConver
         return found
     }
 
+    /// The kids only; key material is `<redacted>`.
     public var description: String {
         "KeySet(\(keys.count) keys: \(keys.map { $0.kid ?? "-" }.joined(separator: ", ")), <redacted>)"
     }
 
+    /// The same as `description`: redacted.
     public var debugDescription: String { description }
 
+    /// Shows the keys through their own redacted mirrors.
     public var customMirror: Mirror {
         Mirror(self, children: ["keys": keys, "skipped": skipped], displayStyle: .struct)
     }

@@ -33,8 +33,11 @@ public struct GeneratedKey: Sendable, CustomStringConvertible, CustomDebugString
         return parts
     }
 
+    /// Kind and kid only; the JWK is `<redacted>`.
     public var description: String { "GeneratedKey(\(kind.rawValue), kid: \"\(kid)\", <redacted>)" }
+    /// The same as `description`: redacted.
     public var debugDescription: String { description }
+    /// Hides the JWK from `dump` and reflection.
     public var customMirror: Mirror {
         Mirror(self, children: ["kid": kid, "kind": kind, "jwk": "<redacted>"], displayStyle: .struct)
     }
