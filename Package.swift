@@ -75,7 +75,7 @@ let package = Package(
         .executableTarget(
             name: "NSECommand",
             dependencies: [
-                "NSECore", "NSEPlugins", "NSEMagic",
+                "NSECore", "NSEPlugins", "NSEMagic", "DecryptPlugin",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

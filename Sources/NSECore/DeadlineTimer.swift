@@ -33,8 +33,10 @@ final class DeadlineTimer: @unchecked Sendable {
     private var wakesAt: ContinuousClock.Instant?
 
     private init() {
-        let thread = Thread { [unowned self] in self.run() }
-        thread.name = "nse-deadline"
+        let thread = Thread { [unowned self] in
+            nameCurrentThread("nse-deadline")
+            self.run()
+        }
         thread.start()
     }
 

@@ -8,6 +8,8 @@ import NSECore
 public struct DecryptModifier: Modifier {
     /// The step's name in reports: `decrypt`.
     public let name = "decrypt"
+    /// Pure computation: it never holds its thread for long or waits on it.
+    public var neverBlocks: Bool { true }
     /// The decryptor and its keys.
     public let decryptor: Decryptor
     /// The top-level payload key holding the ciphertext (default `enc`).
