@@ -1,12 +1,13 @@
 // The pure pipeline cost: payloads per second through parse → gate → one step → serialize,
 // side by side with jq doing the same edit on the same file.
 //
-//   swift run -c release PipelineBenchmark [--count 100000] [--in-flight 256] [--no-jq]
+//   swift run -c release PipelineBenchmark [--count 100000] [--in-flight 64] [--no-jq]
 //
 // The step prefixes the title with "x ", as `jq -c '.aps.alert.title |= "x " + .'` does.
 
 import Foundation
 import NSECore
+import Synchronization
 
 struct PrefixTitle: Modifier {
     let name = "prefix-title"
@@ -45,30 +46,40 @@ func exactIDs(_ data: Data) -> Int {
     return exact
 }
 
-/// Processes every line with many notifications in flight at once, as the batch mode and the
-/// sidecar run them, and returns the outputs in input order. Off the main actor, so no result
-/// has to hop back to the main thread.
-nonisolated func processAll(_ lines: [ArraySlice<UInt8>], pipeline: Pipeline, inFlight: Int) async -> [UInt8] {
-    var results = [[UInt8]](repeating: [], count: lines.count)
-    await withTaskGroup(of: (Int, [UInt8]).self) { group in
-        var next = 0
-        func submit(_ index: Int) {
+/// Hands out line numbers to workers.
+final class Counter: Sendable {
+    private let value = Atomic<Int>(0)
+    func take() -> Int { value.add(1, ordering: .relaxed).oldValue }
+}
+
+/// Processes every line with `workers` notifications in flight at once, as the batch mode
+/// does: each worker takes the next line, processes it and takes another, so no task is made
+/// a payload. Off the main actor, so nothing hops back to the main thread. Outputs come back
+/// in input order.
+nonisolated func processAll(_ lines: [ArraySlice<UInt8>], pipeline: Pipeline, workers: Int) async -> [UInt8] {
+    let next = Counter()
+    let parts = await withTaskGroup(of: [(Int, [UInt8])].self) { group in
+        for _ in 0..<workers {
             group.addTask {
-                guard let request = try? NotificationRequest(id: String(index), json: lines[index]) else { return (index, []) }
-                return (index, await pipeline.process(request).contentJSON())
+                var done: [(Int, [UInt8])] = []
+                while true {
+                    let index = next.take()
+                    guard index < lines.count else { return done }
+                    guard let request = try? NotificationRequest(id: String(index), json: lines[index]) else {
+                        done.append((index, []))
+                        continue
+                    }
+                    done.append((index, await pipeline.process(request).contentJSON()))
+                }
             }
         }
-        while next < min(inFlight, lines.count) {
-            submit(next)
-            next += 1
-        }
-        for await (index, bytes) in group {
-            results[index] = bytes
-            if next < lines.count {
-                submit(next)
-                next += 1
-            }
-        }
+        var all: [[(Int, [UInt8])]] = []
+        for await part in group { all.append(part) }
+        return all
+    }
+    var results = [[UInt8]](repeating: [], count: lines.count)
+    for part in parts {
+        for (index, bytes) in part { results[index] = bytes }
     }
     var output: [UInt8] = []
     output.reserveCapacity(lines.reduce(0) { $0 + $1.count + 8 })
@@ -80,7 +91,7 @@ nonisolated func processAll(_ lines: [ArraySlice<UInt8>], pipeline: Pipeline, in
 }
 
 let count = argument("--count", default: 100_000)
-let inFlight = argument("--in-flight", default: 256)
+let inFlight = argument("--in-flight", default: 64)
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nse-bench-\(getpid())")
 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: folder) }
@@ -103,7 +114,7 @@ let nseOutput = folder.appendingPathComponent("nse.jsonl")
 let nseStart = ContinuousClock.now
 let nseCPUStart = cpuSeconds()
 let lines = Array(try Data(contentsOf: input)).split(separator: 0x0A)
-let nseBytes = await processAll(lines, pipeline: pipeline, inFlight: inFlight)
+let nseBytes = await processAll(lines, pipeline: pipeline, workers: inFlight)
 try Data(nseBytes).write(to: nseOutput)
 let nseTime = ContinuousClock.now - nseStart
 let nseCPU = cpuSeconds() - nseCPUStart

@@ -9,8 +9,9 @@ import Synchronization
 /// neither a step that blocks its thread nor a busy cooperative pool can hold the answer back.
 ///
 /// With `startInline`, the work starts on the caller's thread and runs there until it first
-/// suspends (`Task.immediate`), then goes on in the cooperative pool: a chain of steps that
-/// never block then costs no thread hand-off at all. Only for work that never blocks its thread.
+/// suspends (`Task.immediate`), then goes on in the cooperative pool. Work that finishes without
+/// suspending, the usual case for steps that only compute, then costs no thread hand-off, no
+/// clock and no continuation. Only for work that never blocks its thread.
 func raceAgainstDeadline<Value: Sendable>(
     _ deadline: ContinuousClock.Instant,
     startInline: Bool = false,
@@ -18,30 +19,36 @@ func raceAgainstDeadline<Value: Sendable>(
     work: @escaping @Sendable () async -> Value
 ) async -> Value? {
     let race = Race<Value>(onExpiry: onExpiry)
+    let task: Task<Void, Never>
+    if startInline {
+        task = Task.immediate { race.finish(await work()) }
+        if let value = race.finishedValue { return value }
+    } else {
+        task = Task(executorPreference: StepExecutor.shared) { race.finish(await work()) }
+    }
+    let timer = DeadlineTimer.shared.schedule(at: deadline) { race.expire() }
+    race.onSettle(cancelWork: { task.cancel() }, cancelTimer: { timer.cancel() })
     return await withTaskCancellationHandler {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
-            race.install(continuation)
-            let task = startInline
-                ? Task.immediate { race.finish(await work()) }
-                : Task(executorPreference: StepExecutor.shared) { race.finish(await work()) }
-            // Work that finished inline needs no clock.
-            guard !race.isSettled else { return }
-            let timer = DeadlineTimer.shared.schedule(at: deadline) { race.expire() }
-            race.onSettle(cancelWork: { task.cancel() }, cancelTimer: { timer.cancel() })
-        }
+        await withCheckedContinuation { race.install($0) }
     } onCancel: {
         race.expire()
     }
 }
 
-/// Whichever comes first, the work's value or the deadline, resumes the continuation; the other is ignored.
+/// Whichever comes first, the work's value or the deadline, settles the race; the other is
+/// ignored. The outcome waits for the continuation if it comes before it.
 private final class Race<Value: Sendable>: Sendable {
+    private enum Outcome {
+        case pending
+        case finished(Value)
+        case expired
+    }
+
     private struct State {
+        var outcome = Outcome.pending
         var continuation: CheckedContinuation<Value?, Never>?
         var cancelWork: (@Sendable () -> Void)?
         var cancelTimer: (@Sendable () -> Void)?
-        var settled = false
-        var expired = false
     }
 
     private let state = Mutex(State())
@@ -51,52 +58,70 @@ private final class Race<Value: Sendable>: Sendable {
         self.onExpiry = onExpiry
     }
 
-    var isSettled: Bool { state.withLock { $0.settled } }
-
-    func install(_ continuation: CheckedContinuation<Value?, Never>) {
-        let alreadySettled = state.withLock { state in
-            if !state.settled { state.continuation = continuation }
-            return state.settled
+    /// The work's value, if it has already finished.
+    var finishedValue: Value? {
+        state.withLock { state in
+            if case .finished(let value) = state.outcome { return value }
+            return nil
         }
-        // Cancelled before the race began.
-        if alreadySettled { continuation.resume(returning: nil) }
     }
 
     /// Registers the clean-up; runs it at once if the race is already over.
     func onSettle(cancelWork: @escaping @Sendable () -> Void, cancelTimer: @escaping @Sendable () -> Void) {
-        let (settled, expired) = state.withLock { state in
+        let outcome = state.withLock { state in
             state.cancelWork = cancelWork
             state.cancelTimer = cancelTimer
-            return (state.settled, state.expired)
+            return state.outcome
         }
-        guard settled else { return }
-        cancelTimer()
-        if expired { cancelWork() }
+        switch outcome {
+        case .pending: break
+        case .finished: cancelTimer()
+        case .expired:
+            cancelTimer()
+            cancelWork()
+        }
+    }
+
+    /// Waits for the outcome: resumes at once if the race is already over.
+    func install(_ continuation: CheckedContinuation<Value?, Never>) {
+        let outcome = state.withLock { state in
+            if case .pending = state.outcome { state.continuation = continuation }
+            return state.outcome
+        }
+        switch outcome {
+        case .pending: break
+        case .finished(let value): continuation.resume(returning: value)
+        case .expired: continuation.resume(returning: nil)
+        }
     }
 
     func finish(_ value: Value) {
-        settle(with: value, expired: false)
+        settle(.finished(value))
     }
 
     func expire() {
-        settle(with: nil, expired: true)
+        settle(.expired)
     }
 
-    private func settle(with value: Value?, expired: Bool) {
+    private func settle(_ outcome: Outcome) {
         let taken = state.withLock { state -> (CheckedContinuation<Value?, Never>?, (@Sendable () -> Void)?, (@Sendable () -> Void)?)? in
-            guard !state.settled else { return nil }
-            state.settled = true
-            state.expired = expired
+            guard case .pending = state.outcome else { return nil }
+            state.outcome = outcome
             defer {
                 state.continuation = nil
                 state.cancelWork = nil
                 state.cancelTimer = nil
             }
-            return (state.continuation, expired ? state.cancelWork : nil, state.cancelTimer)
+            if case .expired = outcome { return (state.continuation, state.cancelWork, state.cancelTimer) }
+            return (state.continuation, nil, state.cancelTimer)
         }
         guard let (continuation, cancelWork, cancelTimer) = taken else { return }
-        if expired { onExpiry() }
-        continuation?.resume(returning: value)
+        switch outcome {
+        case .finished(let value): continuation?.resume(returning: value)
+        case .expired, .pending:
+            onExpiry()
+            continuation?.resume(returning: nil)
+        }
         cancelTimer?()
         cancelWork?()
     }

@@ -63,6 +63,17 @@ public struct JSONWriter {
     /// Appends a string literal with its escapes.
     public mutating func writeString(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
+        // Most strings need no escape at all: copy them whole.
+        var text = text
+        let copied = text.withUTF8 { utf8 -> Bool in
+            guard !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return false }
+            bytes.append(contentsOf: utf8)
+            return true
+        }
+        if copied {
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""): append("\\\"")

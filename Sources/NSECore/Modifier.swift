@@ -40,7 +40,13 @@ public struct ModifierContext: Sendable {
     /// When the content must be delivered.
     public let deadline: ContinuousClock.Instant
     /// A logger carrying the notification's id.
-    public let logger: Logger
+    public var logger: Logger {
+        var logger = baseLogger
+        logger[metadataKey: "notification"] = "\(request.id)"
+        return logger
+    }
+    // The id is added on use: most notifications log nothing, and metadata costs an allocation.
+    let baseLogger: Logger
     /// Shared services (a downloader, a sniffer, a key store), looked up by key.
     public let services: Services
     let scratch: ScratchDirectory
@@ -52,7 +58,7 @@ public struct ModifierContext: Sendable {
     ) {
         self.request = request
         self.deadline = deadline
-        self.logger = logger
+        self.baseLogger = logger
         self.services = services
         self.scratch = scratch
         self.diagnostics = diagnostics

@@ -69,8 +69,6 @@ public struct Pipeline: Sendable {
     public func process(_ request: NotificationRequest) async -> NotificationResult {
         let deadline = request.receivedAt + (request.deadline ?? self.deadline)
         let original = request.content
-        var logger = self.logger
-        logger[metadataKey: "notification"] = "\(request.id)"
 
         let byteCount = request.originalText?.count ?? JSON.object(request.payload).serialized().count
         var warnings = PayloadLinter.lint(request.payload, byteCount: byteCount)
@@ -116,7 +114,9 @@ public struct Pipeline: Sendable {
             result.originalText = request.originalText
         }
         result.elapsed = decidedAt - request.receivedAt
-        logger.debug("processed", metadata: ["outcome": "\(result.outcome.rawValue)", "reason": "\(result.reason ?? "")"])
+        logger.debug("processed", metadata: [
+            "notification": "\(request.id)", "outcome": "\(result.outcome.rawValue)", "reason": "\(result.reason ?? "")",
+        ])
         return result
     }
 
