@@ -1,3 +1,4 @@
+import MediaPlugin
 import NSECore
 import NSEMagic
 import RewritePlugin
@@ -5,7 +6,7 @@ import RewritePlugin
 extension ModifierRegistry {
     /// Every plugin nse ships, and libmagic attachment validation as the system stage.
     /// Surfaces build pipelines through this registry and know no plugin by type.
-    public static let standard = ModifierRegistry([.delay, .rewrite]) { limits in
+    public static let standard = ModifierRegistry([.delay, .rewrite, .media]) { limits in
         MagicAttachmentValidator(sniffer: try MagicSniffer.shared(), limits: limits)
     }
 }

@@ -47,6 +47,16 @@ import Testing
         }
     }
 
+    @Test func binNameIsRenamedWithoutWarning() throws {
+        let scratch = try TemporaryDirectory()
+        let path = try scratch.copy(fixture: "picture.jpg", as: "image.bin")
+        let validation = validator.validate([Attachment(identifier: "image", file: path)], scratchDirectory: scratch.path)
+        let accepted = try #require(validation.accepted.first)
+        #expect(accepted.file == scratch.path + "/image.jpg")
+        #expect(!scratch.exists("image.bin"))
+        #expect(validation.warnings.isEmpty, "a .bin name claims no type: \(validation.warnings)")
+    }
+
     @Test func pngNamedMP4IsAcceptedAsPNGAndRenamed() throws {
         let scratch = try TemporaryDirectory()
         let path = try scratch.copy(fixture: "picture.png", as: "photo.mp4")
