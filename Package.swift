@@ -90,7 +90,10 @@ let package = Package(
         .testTarget(name: "NSECurlTests", dependencies: ["NSECurl", "NSETesting"]),
         .testTarget(name: "DecryptPluginTests", dependencies: ["DecryptPlugin", "NSETesting"]),
         .testTarget(name: "RewritePluginTests", dependencies: ["RewritePlugin", "NSETesting"]),
-        .testTarget(name: "MediaPluginTests", dependencies: ["MediaPlugin", "NSETesting"]),
+        .testTarget(
+            name: "MediaPluginTests",
+            dependencies: ["MediaPlugin", "NSECore", "NSECurl", "NSEMagic", "NSEPlugins", "NSECommand", "NSETesting"]
+        ),
         .testTarget(name: "NSECommandTests", dependencies: ["NSECommand", "NSETesting", "NSECore"]),
     ]
 )

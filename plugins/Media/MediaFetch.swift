@@ -2,6 +2,11 @@ import NSECore
 import NSECurl
 import NSEMagic
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Downloads one media reference into the scratch directory and says what came of it.
 struct MediaFetch: Sendable {
@@ -24,6 +29,14 @@ struct MediaFetch: Sendable {
             maxBytes: limits.largest, classify: classifier(recording: verdict))
         do {
             let result = try await downloader.download(request)
+            if result.byteCount == 0 {
+                // Nothing to classify: refuse it here rather than leave an empty file behind.
+                unlink(result.file)
+                return .rejected(Rejection(
+                    identifier: identifier, source: reference.url, reason: .invalidFileSize,
+                    detail: "\(reference.url) answered with an empty body (0 bytes). Check that the URL points at the media file itself."),
+                    timedOut: false)
+            }
             return .attached(Attachment(
                 identifier: identifier, file: result.file, mime: Self.mediaType(result.contentType),
                 source: reference.url, options: reference.options))
