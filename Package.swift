@@ -84,6 +84,8 @@ let package = Package(
         .executableTarget(name: "PipelineBenchmark", dependencies: ["NSECore"], path: "Benchmarks/PipelineBenchmark"),
         .executableTarget(name: "DownloadBenchmark", dependencies: ["NSECurl"], path: "Benchmarks/DownloadBenchmark"),
         .executableTarget(name: "SniffBenchmark", dependencies: ["NSEMagic"], path: "Benchmarks/SniffBenchmark"),
+        .executableTarget(
+            name: "MediaBenchmark", dependencies: ["NSECore", "NSEMagic", "MediaPlugin"], path: "Benchmarks/MediaBenchmark"),
 
         .testTarget(name: "NSECoreTests", dependencies: ["NSECore", "NSETesting"]),
         .testTarget(name: "NSEMagicTests", dependencies: ["NSEMagic", "NSETesting"]),
