@@ -30,11 +30,17 @@ echo "building MediaBenchmark (release)…"
 (cd "$root" && swift build -c release --product MediaBenchmark >/dev/null)
 bench="$root/.build/release/MediaBenchmark"
 
-# Real media headers, padded with random bytes, so libmagic accepts them as JPEG and MP4.
+# Real media, padded with random bytes to size, so libmagic accepts them as JPEG and MP4.
+# Each image starts with its own random comment segment, so no two share their first bytes.
 mkdir -p "$work/www" "$work/curl-out" "$work/scratch" "$work/tmp"
 fixtures="$root/Tests/Fixtures/media"
 pad() { cat "$1"; head -c $(($2 - $(stat -c %s "$1"))) /dev/urandom; }
-for ((i = 0; i < N; i++)); do pad "$fixtures/picture.jpg" $((SIZE_KB * 1024)) > "$work/www/img-$i.jpg"; done
+jpeg_size=$(stat -c %s "$fixtures/picture.jpg")
+jpeg() {
+    printf '\xff\xd8\xff\xfe\x00\x42'; head -c 64 /dev/urandom  # SOI, COM of 64 random bytes
+    tail -c +3 "$fixtures/picture.jpg"; head -c $(($1 - jpeg_size - 68)) /dev/urandom
+}
+for ((i = 0; i < N; i++)); do jpeg $((SIZE_KB * 1024)) > "$work/www/img-$i.jpg"; done
 pad "$fixtures/clip.mp4" 50000000 > "$work/www/big.mp4"
 chmod 755 "$work" "$work/www"; chmod 644 "$work"/www/*
 

@@ -182,3 +182,19 @@ import Testing
         #expect(validation.warnings.count == 1)
     }
 }
+
+@Suite struct ReadOnlyFileTests {
+    @Test("a read-only file rewritten with new bytes is classified anew")
+    func readOnlyFilesAreNotStale() throws {
+        let sniffer = try MagicSniffer()
+        let scratch = try TemporaryDirectory()
+        let path = try scratch.copy(fixture: "picture.png", as: "shared")
+        chmod(path, 0o444)
+        #expect(try sniffer.sniff(file: path, describe: .whenNeeded).uti == "public.png")
+        #expect(try sniffer.sniff(file: path, describe: .whenNeeded).uti == "public.png")
+        chmod(path, 0o644)
+        try Data(contentsOf: URL(fileURLWithPath: Fixtures.media("picture.jpg"))).write(to: URL(fileURLWithPath: path))
+        chmod(path, 0o444)
+        #expect(try sniffer.sniff(file: path, describe: .whenNeeded).uti == "public.jpeg")
+    }
+}

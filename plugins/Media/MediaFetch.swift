@@ -11,7 +11,7 @@ import Darwin
 /// Downloads one media reference into the scratch directory and says what came of it.
 struct MediaFetch: Sendable {
     let downloader: Downloader
-    let sniffer: MagicSniffer
+    let verdicts: VerdictMemo
     let limits: AttachmentLimits
 
     enum Outcome: Sendable {
@@ -52,8 +52,8 @@ struct MediaFetch: Sendable {
     /// NSEMagic's early verdict as the downloader's `classify`: an image is cut at its own
     /// limit + 1 byte rather than at the largest limit.
     private func classifier(recording verdict: VerdictReason) -> @Sendable ([UInt8]) -> PrefixVerdict {
-        { [sniffer, limits] prefix in
-            switch sniffer.earlyVerdict(prefix: prefix, limits: limits) {
+        { [verdicts] prefix in
+            switch verdicts.verdict(prefix) {
             case .accept(_, let limit): return .limit(limit)
             case .needMoreBytes: return .needMoreBytes
             case .reject(let reason, let detail):

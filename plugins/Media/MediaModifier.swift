@@ -33,11 +33,12 @@ public struct MediaModifier: Modifier {
     public var maxAttachments: Int
     /// The size limit of each kind: a transfer stops once it passes the limit of the kind its
     /// first bytes show.
-    public var limits: AttachmentLimits
+    public let limits: AttachmentLimits
     /// The downloader (share one per process: see ``MediaDownloaders``).
     public let downloader: Downloader
     /// The sniffer that judges the first bytes of each transfer.
     public let sniffer: MagicSniffer
+    private let verdicts: VerdictMemo
 
     /// A media step.
     public init(
@@ -52,6 +53,7 @@ public struct MediaModifier: Modifier {
         self.limits = limits
         self.downloader = downloader
         self.sniffer = sniffer
+        verdicts = VerdictMemo(sniffer: sniffer, limits: limits)
     }
 
     /// Downloads the media the payload names and appends them to `content.attachments`.
@@ -104,7 +106,7 @@ public struct MediaModifier: Modifier {
         _ planned: [(reference: MediaReference, identifier: String)], into directory: String,
         deadline: ContinuousClock.Instant
     ) async -> [MediaFetch.Outcome] {
-        let fetch = MediaFetch(downloader: downloader, sniffer: sniffer, limits: limits)
+        let fetch = MediaFetch(downloader: downloader, verdicts: verdicts, limits: limits)
         return await withTaskGroup(of: (Int, MediaFetch.Outcome).self) { group in
             for (index, item) in planned.enumerated() {
                 group.addTask {
