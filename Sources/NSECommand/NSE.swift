@@ -10,6 +10,6 @@ struct NSE: AsyncParsableCommand {
             1 bad input or configuration (the message is on stderr); 64 a usage error.
             """,
         version: "0.1.0",
-        subcommands: [Run.self, Lint.self]
+        subcommands: [Run.self, Lint.self, Sniff.self, Keys.self]
     )
 }

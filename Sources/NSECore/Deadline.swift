@@ -7,8 +7,13 @@ import Synchronization
 ///
 /// The work runs on `StepExecutor`'s threads and the clock is `DeadlineTimer`'s own thread, so
 /// neither a step that blocks its thread nor a busy cooperative pool can hold the answer back.
+///
+/// With `startInline`, the work starts on the caller's thread and runs there until it first
+/// suspends (`Task.immediate`), then goes on in the cooperative pool: a chain of steps that
+/// never block then costs no thread hand-off at all. Only for work that never blocks its thread.
 func raceAgainstDeadline<Value: Sendable>(
     _ deadline: ContinuousClock.Instant,
+    startInline: Bool = false,
     onExpiry: @escaping @Sendable () -> Void = {},
     work: @escaping @Sendable () async -> Value
 ) async -> Value? {
@@ -16,7 +21,11 @@ func raceAgainstDeadline<Value: Sendable>(
     return await withTaskCancellationHandler {
         await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
             race.install(continuation)
-            let task = Task(executorPreference: StepExecutor.shared) { race.finish(await work()) }
+            let task = startInline
+                ? Task.immediate { race.finish(await work()) }
+                : Task(executorPreference: StepExecutor.shared) { race.finish(await work()) }
+            // Work that finished inline needs no clock.
+            guard !race.isSettled else { return }
             let timer = DeadlineTimer.shared.schedule(at: deadline) { race.expire() }
             race.onSettle(cancelWork: { task.cancel() }, cancelTimer: { timer.cancel() })
         }
@@ -41,6 +50,8 @@ private final class Race<Value: Sendable>: Sendable {
     init(onExpiry: @escaping @Sendable () -> Void) {
         self.onExpiry = onExpiry
     }
+
+    var isSettled: Bool { state.withLock { $0.settled } }
 
     func install(_ continuation: CheckedContinuation<Value?, Never>) {
         let alreadySettled = state.withLock { state in

@@ -13,7 +13,7 @@ final class DeadlineTimer: @unchecked Sendable {
         fileprivate let deadline: ContinuousClock.Instant
         fileprivate let action: @Sendable () -> Void
         fileprivate var index: Int  // position in the heap, -1 once removed
-        fileprivate weak var timer: DeadlineTimer?
+        fileprivate let timer: DeadlineTimer  // the shared timer, which lives as long as the process
 
         fileprivate init(deadline: ContinuousClock.Instant, action: @escaping @Sendable () -> Void, timer: DeadlineTimer) {
             self.deadline = deadline
@@ -23,7 +23,7 @@ final class DeadlineTimer: @unchecked Sendable {
         }
 
         func cancel() {
-            timer?.remove(self)
+            timer.remove(self)
         }
     }
 
@@ -33,8 +33,10 @@ final class DeadlineTimer: @unchecked Sendable {
     private var wakesAt: ContinuousClock.Instant?
 
     private init() {
-        let thread = Thread { [unowned self] in self.run() }
-        thread.name = "nse-deadline"
+        let thread = Thread { [unowned self] in
+            nameCurrentThread("nse-deadline")
+            self.run()
+        }
         thread.start()
     }
 

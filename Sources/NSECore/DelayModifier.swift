@@ -10,6 +10,8 @@ import Synchronization
 /// ```
 public struct DelayModifier: Modifier {
     public let name = "delay"
+    /// It only sleeps or awaits a continuation; it never holds its thread.
+    public var neverBlocks: Bool { true }
     /// `nil` waits forever.
     public var duration: Duration?
     /// When false the step ignores cancellation, as badly written extension code does.

@@ -17,10 +17,19 @@ public protocol Modifier: Sendable {
     /// produced; change it to offer something better than that (e.g. "New message").
     /// It must return at once. The default leaves the content as it is.
     func timeWillExpire(_ content: inout NotificationContent, context: ModifierContext)
+
+    /// True when `modify` never blocks its thread: it computes briefly and otherwise only
+    /// awaits. A chain of such steps starts on the caller's thread, which saves two thread
+    /// hand-offs a notification; a chain with any other step runs on nse's step threads from
+    /// the start, so a step that blocks (a spin, a synchronous wait) cannot delay the answer
+    /// at the deadline. The default is false: claim it only for code you know.
+    var neverBlocks: Bool { get }
 }
 
 extension Modifier {
     public func timeWillExpire(_ content: inout NotificationContent, context: ModifierContext) {}
+
+    public var neverBlocks: Bool { false }
 }
 
 /// What a modifier may use besides the content: the request as it arrived, the deadline,

@@ -92,7 +92,8 @@ public struct Pipeline: Sendable {
         let progress = Progress(content: original)
         let chain = Chain(steps: steps, validator: validator)
 
-        let finished = await raceAgainstDeadline(deadline, onExpiry: { progress.freeze() }) {
+        let startInline = steps.allSatisfy(\.modifier.neverBlocks)
+        let finished = await raceAgainstDeadline(deadline, startInline: startInline, onExpiry: { progress.freeze() }) {
             await chain.run(original, context: context, progress: progress)
         }
 
@@ -107,11 +108,14 @@ public struct Pipeline: Sendable {
         } else {
             result = await expired(request: request, original: original, context: context, progress: progress, warnings: warnings)
         }
+        // Elapsed time runs to when the answer was decided, on whichever thread decided it, so a
+        // caller whose own threads are busy does not make the pipeline look late.
+        let decidedAt = finished?.finishedAt ?? progress.snapshot().frozenAt ?? ContinuousClock.now
         if result.content == original {
             if result.outcome == .modified { result.outcome = .unchanged }
             result.originalText = request.originalText
         }
-        result.elapsed = ContinuousClock.now - request.receivedAt
+        result.elapsed = decidedAt - request.receivedAt
         logger.debug("processed", metadata: ["outcome": "\(result.outcome.rawValue)", "reason": "\(result.reason ?? "")"])
         return result
     }
@@ -168,6 +172,8 @@ final class Progress: Sendable {
         var content: NotificationContent
         var reports: [NotificationResult.StepReport]
         var running: (index: Int, start: ContinuousClock.Instant)?
+        /// When the deadline passed: the moment the answer was decided.
+        var frozenAt: ContinuousClock.Instant?
     }
 
     private let state: Mutex<(snapshot: Snapshot, frozen: Bool)>
@@ -178,7 +184,11 @@ final class Progress: Sendable {
 
     /// Called at the deadline: what a cancelled step does afterwards does not count.
     func freeze() {
-        state.withLock { $0.frozen = true }
+        let now = ContinuousClock.now
+        state.withLock { state in
+            state.frozen = true
+            state.snapshot.frozenAt = now
+        }
     }
 
     func setReports(_ reports: [NotificationResult.StepReport]) {
@@ -216,6 +226,8 @@ struct Chain: Sendable {
         var rejected: [Rejection] = []
         var warnings: [String] = []
         var failureReason: String?
+        /// When the chain and the validation ended: the moment the answer was decided.
+        var finishedAt = ContinuousClock.now
 
         /// `modified` until `process` finds the content equal to the original.
         var outcome: NotificationResult.Outcome { failureReason == nil ? .modified : .fallback }
@@ -256,6 +268,7 @@ struct Chain: Sendable {
             finished.rejected = validation.rejected
             finished.warnings = validation.warnings
         }
+        finished.finishedAt = .now
         return finished
     }
 }

@@ -16,6 +16,8 @@ import NSECore
 public struct RewriteModifier: Modifier {
     /// `rewrite`, the step's name in results.
     public let name = "rewrite"
+    /// Pure computation: it never holds its thread for long or waits on it.
+    public var neverBlocks: Bool { true }
     /// Resolves `loc-key`s; `nil` leaves them for the phone.
     public var localizer: Localizer?
     /// The template for `aps.alert.title`; `nil` leaves the title alone.
