@@ -89,6 +89,8 @@ let package = Package(
         ),
         .executableTarget(name: "DownloadBenchmark", dependencies: ["NSECurl"], path: "Benchmarks/DownloadBenchmark"),
         .executableTarget(name: "SniffBenchmark", dependencies: ["NSEMagic"], path: "Benchmarks/SniffBenchmark"),
+        .executableTarget(
+            name: "MediaBenchmark", dependencies: ["NSECore", "NSEMagic", "MediaPlugin"], path: "Benchmarks/MediaBenchmark"),
 
         .testTarget(name: "NSECoreTests", dependencies: ["NSECore", "NSETesting"]),
         .testTarget(name: "NSEMagicTests", dependencies: ["NSEMagic", "NSETesting"]),
@@ -99,7 +101,10 @@ let package = Package(
             exclude: ["Vectors"]  // read from the source tree; see Vectors/make-vectors.py
         ),
         .testTarget(name: "RewritePluginTests", dependencies: ["RewritePlugin", "NSETesting"]),
-        .testTarget(name: "MediaPluginTests", dependencies: ["MediaPlugin", "NSETesting"]),
+        .testTarget(
+            name: "MediaPluginTests",
+            dependencies: ["MediaPlugin", "NSECore", "NSECurl", "NSEMagic", "NSEPlugins", "NSECommand", "NSETesting"]
+        ),
         .testTarget(name: "NSECommandTests", dependencies: ["NSECommand", "NSETesting", "NSECore"]),
     ]
 )

@@ -19,6 +19,11 @@ final class Waiter: @unchecked Sendable {
     /// True once `classify` gave a final verdict, or will not be asked again.
     private var verdictDone: Bool
     private var classifiedLength = 0
+    /// How many bytes `classify` sees next: the classify length, doubled after each
+    /// `needMoreBytes`. Judging more bytes than asked for costs a sniffer time on the engine
+    /// thread (libmagic's text checks scan the whole buffer), and a late joiner or a cached body
+    /// would otherwise hand it up to the whole stored prefix.
+    private var nextClassifyLength = 0
 
     init(request: DownloadRequest, continuation: CheckedContinuation<FetchOutcome, Never>) {
         self.request = request
@@ -46,10 +51,14 @@ final class Waiter: @unchecked Sendable {
         prefix: [UInt8], complete: Bool, received: Int64, declared: Int64?,
         classifyLength: Int, maxPrefix: Int
     ) -> DownloadError? {
-        if !verdictDone, let classify = request.classify,
-           prefix.count > classifiedLength, prefix.count >= classifyLength || complete {
-            classifiedLength = prefix.count
-            switch classify(prefix) {
+        if nextClassifyLength == 0 { nextClassifyLength = classifyLength }
+        // A loop, since the bytes at hand (a cached body, a late join) may answer a `needMoreBytes`
+        // at once; it ends because the length doubles up to `maxPrefix`.
+        while !verdictDone, let classify = request.classify,
+              prefix.count > classifiedLength, prefix.count >= nextClassifyLength || complete {
+            let shown = min(prefix.count, nextClassifyLength)
+            classifiedLength = shown
+            switch classify(shown == prefix.count ? prefix : Array(prefix[..<shown])) {
             case .reject(let why):
                 verdictDone = true
                 return DownloadError(
@@ -61,7 +70,8 @@ final class Waiter: @unchecked Sendable {
                 verdictDone = true
             case .needMoreBytes:
                 // Without a verdict after this many bytes, only the absolute cap applies.
-                if complete || prefix.count >= maxPrefix { verdictDone = true }
+                if (complete && shown == prefix.count) || shown >= maxPrefix { verdictDone = true }
+                nextClassifyLength = min(maxPrefix, nextClassifyLength * 2)
             }
         }
         let limit = min(request.maxBytes, kindLimit ?? .max)

@@ -87,7 +87,8 @@ struct AttachmentCheck {
             switch moveAside(path, in: directory, to: safeFileName(attachment.identifier), extension: type.fileExtension) {
             case .success(let renamed):
                 let newName = Self.lastComponent(of: renamed)
-                if let currentExtension {
+                // `.bin` says "type unknown" (a download whose URL had no extension): no claim to contradict.
+                if let currentExtension, currentExtension.lowercased() != "bin" {
                     warnings.append("\(label): the file name says .\(currentExtension), the bytes are \(type.uti); renamed to \(newName)")
                 }
                 accepted.file = renamed

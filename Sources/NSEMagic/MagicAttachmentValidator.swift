@@ -18,6 +18,7 @@ import NSECore
 /// Accepted attachments get `kind`, `uti`, `mime` and `byteCount` from the bytes. A file
 /// extension, declared MIME type or type hint that disagrees with the bytes is a warning; the
 /// file is renamed to `<identifier>.<extension>` in its directory and a wrong hint is replaced.
+/// A `.bin` name claims no type, so renaming it is not a warning.
 public struct MagicAttachmentValidator: AttachmentValidator {
     /// The sniffer (share one per process).
     public let sniffer: MagicSniffer

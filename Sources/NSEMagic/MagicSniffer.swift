@@ -13,6 +13,7 @@ import NSECore
 /// ```
 public final class MagicSniffer: Sendable {
     private let pool: CookiePool
+    private let readOnlyFiles = ReadOnlyFileMemo()
     /// How many bytes of a file libmagic looks at, at most (its `MAGIC_PARAM_BYTES_MAX`).
     public let bytesMax: Int
 
@@ -38,9 +39,16 @@ public final class MagicSniffer: Sendable {
     /// - Parameter describe: whether to ask libmagic for its description even when the MIME
     ///   type alone decides; each answer is a full pass over libmagic's rules.
     /// - Throws: `MagicError` with `.fileNotFound`, `.notARegularFile` or `.readFailed`.
+    ///
+    /// A file without write permission (as the downloader's shared bodies are) is classified
+    /// once per inode, size and modification time; its later results come from memory.
     public func sniff(file path: String, describe: DescriptionPolicy = .always) throws -> SniffResult {
+        let identity = ReadOnlyFileMemo.identity(of: path, describe: describe)
+        if let identity, let known = readOnlyFiles.result(for: identity) { return known }
         let prefix = try FilePrefix.load(path, limit: bytesMax)
-        return try classify(prefix.bytes, byteCount: prefix.size, describe: describe)
+        let result = try classify(prefix.bytes, byteCount: prefix.size, describe: describe)
+        if let identity, identity.size == prefix.size { readOnlyFiles.remember(result, for: identity) }
+        return result
     }
 
     /// Classifies some bytes, e.g. the first bytes of a transfer.

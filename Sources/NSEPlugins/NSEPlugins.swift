@@ -1,4 +1,5 @@
 import DecryptPlugin
+import MediaPlugin
 import NSECore
 import NSEMagic
 import RewritePlugin
@@ -6,7 +7,7 @@ import RewritePlugin
 extension ModifierRegistry {
     /// Every plugin nse ships, and libmagic attachment validation as the system stage.
     /// Surfaces build pipelines through this registry and know no plugin by type.
-    public static let standard = ModifierRegistry([.delay, .decrypt, .rewrite]) { limits in
+    public static let standard = ModifierRegistry([.delay, .decrypt, .rewrite, .media]) { limits in
         MagicAttachmentValidator(sniffer: try MagicSniffer.shared(), limits: limits)
     }
 }

@@ -71,14 +71,17 @@ struct Connection {
             _ = head(200, ["Content-Type": type, "Content-Length": "\(declared)"]) && body(bytes, path)
             return false  // the framing is broken; close
 
-        case .unsized(let total, let type, let chunked):
+        case .unsized(let total, let type, let chunked, let prefix):
             var headers = ["Content-Type": type]
             if chunked { headers["Transfer-Encoding"] = "chunked" } else { headers["Connection"] = "close" }
             guard head(200, headers) else { return false }
             var sent = 0
             while sent < total, !server.isStopping {
                 let size = min(16 * 1024, total - sent)
-                let piece = Self.pattern(from: sent, count: size)
+                var piece = Self.pattern(from: sent, count: size)
+                if sent < prefix.count {
+                    for offset in sent..<min(sent + size, prefix.count) { piece[offset - sent] = prefix[offset] }
+                }
                 let ok = chunked
                     ? send(Array((String(size, radix: 16) + "\r\n").utf8)) && body(piece, path) && send(Array("\r\n".utf8))
                     : body(piece, path)

@@ -12,8 +12,9 @@ extension TestHTTPServer {
         case hang
         /// Sends `body` but declares `declaredLength` bytes, then closes the connection.
         case lyingLength(body: [UInt8], declaredLength: Int64, contentType: String)
-        /// `total` bytes of a pattern without `Content-Length`: chunked, or ended by closing.
-        case unsized(total: Int, contentType: String, chunked: Bool)
+        /// `total` bytes without `Content-Length`: chunked, or ended by closing. The body starts
+        /// with `prefix` (e.g. a real file's header) and goes on with the pattern.
+        case unsized(total: Int, contentType: String, chunked: Bool, prefix: [UInt8] = [])
         /// A redirect to `location` (absolute, or a path on this server).
         case redirect(to: String, status: Int = 302)
         /// A 404 with an HTML page.

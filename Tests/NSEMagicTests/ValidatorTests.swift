@@ -47,6 +47,16 @@ import Testing
         }
     }
 
+    @Test func binNameIsRenamedWithoutWarning() throws {
+        let scratch = try TemporaryDirectory()
+        let path = try scratch.copy(fixture: "picture.jpg", as: "image.bin")
+        let validation = validator.validate([Attachment(identifier: "image", file: path)], scratchDirectory: scratch.path)
+        let accepted = try #require(validation.accepted.first)
+        #expect(accepted.file == scratch.path + "/image.jpg")
+        #expect(!scratch.exists("image.bin"))
+        #expect(validation.warnings.isEmpty, "a .bin name claims no type: \(validation.warnings)")
+    }
+
     @Test func pngNamedMP4IsAcceptedAsPNGAndRenamed() throws {
         let scratch = try TemporaryDirectory()
         let path = try scratch.copy(fixture: "picture.png", as: "photo.mp4")
@@ -170,5 +180,21 @@ import Testing
         #expect(validation.accepted.first?.uti == "public.jpeg")
         #expect(validation.accepted.first?.file == scratch + "/image.jpg")
         #expect(validation.warnings.count == 1)
+    }
+}
+
+@Suite struct ReadOnlyFileTests {
+    @Test("a read-only file rewritten with new bytes is classified anew")
+    func readOnlyFilesAreNotStale() throws {
+        let sniffer = try MagicSniffer()
+        let scratch = try TemporaryDirectory()
+        let path = try scratch.copy(fixture: "picture.png", as: "shared")
+        chmod(path, 0o444)
+        #expect(try sniffer.sniff(file: path, describe: .whenNeeded).uti == "public.png")
+        #expect(try sniffer.sniff(file: path, describe: .whenNeeded).uti == "public.png")
+        chmod(path, 0o644)
+        try Data(contentsOf: URL(fileURLWithPath: Fixtures.media("picture.jpg"))).write(to: URL(fileURLWithPath: path))
+        chmod(path, 0o444)
+        #expect(try sniffer.sniff(file: path, describe: .whenNeeded).uti == "public.jpeg")
     }
 }

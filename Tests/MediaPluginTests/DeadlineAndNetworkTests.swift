@@ -1,0 +1,79 @@
+import Foundation
+import NSECore
+import NSETesting
+import Testing
+
+@Suite("Deadline and network policy")
+struct DeadlineAndNetworkTests {
+    @Test("a server that never answers gives the original content at a 2-second deadline")
+    func silentServerGivesFallbackAtDeadline() async throws {
+        let server = try await mediaServer()
+        defer { server.stop() }
+        server.route("/silent.jpg", .hang)
+        let root = try ScratchRoot()
+        let pipeline = try root.pipeline("deadline: 2s\nnetwork: { allow-private: true }\nsteps: [media]\n")
+        let request = try notification(#""image":\#(quoted(server.url("/silent.jpg")))"#)
+
+        let clock = ContinuousClock()
+        let start = clock.now
+        let result = await pipeline.process(request)
+        let elapsed = clock.now - start
+
+        print("silent server, 2 s deadline: answered after \(elapsed)")
+        #expect(result.outcome == .fallback)
+        #expect(result.reason == "deadline")
+        #expect(result.content == request.content)
+        #expect(result.attachments.isEmpty)
+        #expect(result.steps.first?.status == .timedOut)
+        #expect(elapsed >= .milliseconds(1990))
+        // The target is 50 ms after the deadline; the margin allows for a loaded CI machine.
+        #expect(elapsed < .milliseconds(2500))
+        #expect(server.requestCount("/silent.jpg") == 1)
+        expectOnlyAttachments(result, under: root)
+    }
+
+    @Test("without network.allow-private, 127.0.0.1 is refused and the rejection names the setting")
+    func loopbackRefusedByDefault() async throws {
+        let server = try await mediaServer()
+        defer { server.stop() }
+        let root = try ScratchRoot()
+        let pipeline = try root.pipeline("steps: [media]\n")
+        let request = try notification(#""image":\#(quoted(server.url("/picture.jpg")))"#)
+
+        let result = await pipeline.process(request)
+
+        #expect(result.outcome == .unchanged)
+        #expect(result.content.payload == request.payload)
+        let rejection = try #require(result.rejected.first)
+        #expect(rejection.reason == .downloadFailed)
+        #expect(rejection.detail.contains("127.0.0.1"), "\(rejection.detail)")
+        #expect(rejection.detail.contains("allow-private: true"), "\(rejection.detail)")
+        #expect(server.requestCount("/picture.jpg") == 0, "nothing reached the server")
+        expectOnlyAttachments(result, under: root)
+    }
+
+    @Test("the same URL asked for by many notifications at once is fetched once")
+    func campaignSharesOneTransfer() async throws {
+        let server = TestHTTPServer()
+        let png = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Fixtures.media("picture.png"))))
+        server.route("/campaign.png", .bytes(png, contentType: "image/png"))
+        try await server.start()
+        defer { server.stop() }
+        let root = try ScratchRoot()
+        let pipeline = try root.pipeline("network: { allow-private: true }\nsteps: [media]\n")
+        let url = quoted(server.url("/campaign.png"))
+        let requests = try (0..<50).map { try notification(#""image":\#(url)"#, id: "n\($0)") }
+
+        let results = await withTaskGroup(of: NotificationResult.self) { group in
+            for request in requests {
+                group.addTask { await pipeline.process(request) }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+
+        #expect(results.count == 50)
+        #expect(results.allSatisfy { $0.outcome == .modified && $0.attachments.first?.uti == "public.png" })
+        // Joined transfers and the recent-downloads cache serve the rest.
+        #expect(server.requestCount("/campaign.png") == 1)
+    }
+}

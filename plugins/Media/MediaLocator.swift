@@ -1,0 +1,89 @@
+import NSECore
+
+/// Finds media URLs in a payload at a list of key paths.
+///
+/// What a key path holds decides how it is read, so one rule serves every vendor:
+/// - a string: one URL (an empty string counts as no media);
+/// - a list: each element, a URL string or an object as below;
+/// - an object with `url` or `urls`: an attachment description (Airship's shape; see
+///   ``AirshipAttachment``), with an optional `type` hint;
+/// - any other object: identifiers mapped to URLs (OneSignal's `att`: `{"id": "https://…"}`).
+///
+/// A path ending in `url` also reads a sibling `type` as the type hint (Braze's `ab.att.type`).
+/// The same URL found twice is kept once, at the first key that names it.
+struct MediaLocator: Sendable {
+    let keys: [String]
+
+    struct Found {
+        var references: [MediaReference] = []
+        var warnings: [String] = []
+    }
+
+    func locate(in payload: JSONObject) -> Found {
+        var found = Found()
+        var seen: Set<String> = []
+        for key in keys {
+            guard let value = payload.value(atPath: key), !value.isNull else { continue }
+            var references: [MediaReference] = []
+            read(value, keyPath: key, identifier: Self.identifier(forKeyPath: key), payload: payload,
+                 into: &references, warnings: &found.warnings)
+            for reference in references where seen.insert(reference.url).inserted {
+                found.references.append(reference)
+            }
+        }
+        return found
+    }
+
+    private func read(
+        _ value: JSON, keyPath: String, identifier: String, payload: JSONObject,
+        into references: inout [MediaReference], warnings: inout [String]
+    ) {
+        switch value {
+        case .string(let url):
+            guard !url.isEmpty else { return }
+            var options = AttachmentOptions()
+            if let parent = Self.parentPath(ofURLKey: keyPath),
+               let type = payload.value(atPath: parent + ".type")?.stringValue {
+                options.typeHint = TypeHint.uti(from: type)
+            }
+            references.append(MediaReference(url: url, identifier: identifier, options: options, keyPath: keyPath))
+        case .array(let elements):
+            for (index, element) in elements.enumerated() {
+                read(element, keyPath: "\(keyPath).\(index)", identifier: identifier, payload: payload,
+                     into: &references, warnings: &warnings)
+            }
+        case .object(let object) where object["url"] != nil || object["urls"] != nil:
+            let attachment = AirshipAttachment(object, keyPath: keyPath, identifier: identifier)
+            references += attachment.references
+            warnings += attachment.warnings
+        case .object(let object):
+            for member in object {
+                guard case .string(let url) = member.value else {
+                    warnings.append("media: \(keyPath).\(member.key) holds \(member.value.typeDescription), not a URL; ignored")
+                    continue
+                }
+                guard !url.isEmpty else { continue }
+                references.append(MediaReference(url: url, identifier: member.key, keyPath: "\(keyPath).\(member.key)"))
+            }
+        default:
+            warnings.append("media: \(keyPath) holds \(value.typeDescription), not a URL; ignored")
+        }
+    }
+
+    /// The identifier a key path suggests: its last component, or the one before a generic
+    /// `url`/`urls` (`fcm_options.image` → `image`, `ab.att.url` → `att`).
+    static func identifier(forKeyPath keyPath: String) -> String {
+        let components = keyPath.split(separator: ".").map(String.init)
+        guard var name = components.last else { return "media" }
+        if ["url", "urls"].contains(name.lowercased()), components.count > 1 {
+            name = components[components.count - 2]
+        }
+        return name
+    }
+
+    /// `ab.att` for `ab.att.url`; nil when the path does not end in a `url` component.
+    static func parentPath(ofURLKey keyPath: String) -> String? {
+        guard keyPath.hasSuffix(".url") else { return nil }
+        return String(keyPath.dropLast(4))
+    }
+}

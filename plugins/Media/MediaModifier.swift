@@ -1,0 +1,121 @@
+import NSECore
+import NSECurl
+import NSEMagic
+
+/// The `media` step: finds media URLs in the payload, downloads them (several at once) into
+/// the notification's scratch directory and adds them as attachments.
+///
+/// The payload is left as it is: the URL keys stay, as they do on the phone. A download that
+/// fails is recorded as a rejection and the notification goes out without that attachment;
+/// the step itself does not fail. The pipeline's validation stage then checks each file by
+/// its bytes and gives it the right extension.
+public struct MediaModifier: Modifier {
+    /// Where the common SDKs put the media URL, in the order they are looked at.
+    public static let defaultKeys = [
+        "media-url", "attachment-url", "image",
+        "fcm_options.image",                  // Firebase
+        "att",                                // OneSignal
+        "com.urbanairship.media_attachment",  // Airship
+        "ab.att.url",                         // Braze
+        "ct_mediaUrl",                        // CleverTap
+        "attachment",                         // Pushwoosh
+        "itbl.attachment-url",                // Iterable
+        "CIO.push.image",                     // Customer.io
+    ]
+
+    /// Attachments a notification gets at most, unless configured.
+    public static let defaultMaxAttachments = 10
+
+    public var name: String { "media" }
+    /// The key paths searched for URLs.
+    public var keys: [String]
+    /// How many attachments one notification gets at most; further URLs are ignored with a warning.
+    public var maxAttachments: Int
+    /// The size limit of each kind: a transfer stops once it passes the limit of the kind its
+    /// first bytes show.
+    public let limits: AttachmentLimits
+    /// The downloader (share one per process: see ``MediaDownloaders``).
+    public let downloader: Downloader
+    /// The sniffer that judges the first bytes of each transfer.
+    public let sniffer: MagicSniffer
+    private let verdicts: VerdictMemo
+
+    /// A media step.
+    public init(
+        keys: [String] = MediaModifier.defaultKeys,
+        maxAttachments: Int = MediaModifier.defaultMaxAttachments,
+        limits: AttachmentLimits = .ios,
+        downloader: Downloader,
+        sniffer: MagicSniffer
+    ) {
+        self.keys = keys
+        self.maxAttachments = maxAttachments
+        self.limits = limits
+        self.downloader = downloader
+        self.sniffer = sniffer
+        verdicts = VerdictMemo(sniffer: sniffer, limits: limits)
+    }
+
+    /// Downloads the media the payload names and appends them to `content.attachments`.
+    public func modify(_ content: inout NotificationContent, context: ModifierContext) async throws {
+        let found = MediaLocator(keys: keys).locate(in: content.payload)
+        for warning in found.warnings { context.warn(warning) }
+        var references = found.references
+        guard !references.isEmpty else { return }
+        if references.count > maxAttachments {
+            context.warn("media: \(references.count) media URLs found, only the first \(maxAttachments) are downloaded (max-attachments)")
+            references = Array(references.prefix(maxAttachments))
+        }
+
+        var naming = AttachmentNaming(existing: content.attachments)
+        let planned = references.map { (reference: $0, identifier: naming.uniqueIdentifier($0.identifier)) }
+        let directory: String
+        do {
+            directory = try context.scratchDirectory()
+        } catch {
+            for item in planned {
+                context.reject(Rejection(
+                    identifier: item.identifier, source: item.reference.url, reason: .downloadFailed,
+                    detail: "no scratch directory to download into: \(error)"))
+            }
+            return
+        }
+
+        let outcomes = await download(planned, into: directory, deadline: context.deadline)
+        var timedOut = false
+        for outcome in outcomes {
+            switch outcome {
+            case .attached(let attachment):
+                content.attachments.append(attachment)
+            case .rejected(let rejection, let expired):
+                timedOut = timedOut || expired
+                context.reject(rejection)
+            case .cancelled:
+                return
+            }
+        }
+        // The transfers ended because the notification's deadline passed: the pipeline answers
+        // with its fallback now, so leave it the answer rather than race it with a partial one.
+        if timedOut, context.remaining <= .zero {
+            try? await Task.sleep(for: .milliseconds(500))
+        }
+    }
+
+    /// Runs every download at once; the outcomes come back in the order of `planned`.
+    private func download(
+        _ planned: [(reference: MediaReference, identifier: String)], into directory: String,
+        deadline: ContinuousClock.Instant
+    ) async -> [MediaFetch.Outcome] {
+        let fetch = MediaFetch(downloader: downloader, verdicts: verdicts, limits: limits)
+        return await withTaskGroup(of: (Int, MediaFetch.Outcome).self) { group in
+            for (index, item) in planned.enumerated() {
+                group.addTask {
+                    (index, await fetch.fetch(item.reference, identifier: item.identifier, directory: directory, deadline: deadline))
+                }
+            }
+            var outcomes = [MediaFetch.Outcome?](repeating: nil, count: planned.count)
+            for await (index, outcome) in group { outcomes[index] = outcome }
+            return outcomes.map { $0 ?? .cancelled }
+        }
+    }
+}
