@@ -19,15 +19,18 @@ struct DeadlineAndNetworkTests {
         let result = await pipeline.process(request)
         let elapsed = clock.now - start
 
-        print("silent server, 2 s deadline: answered after \(elapsed)")
+        print("silent server, 2 s deadline: decided after \(result.elapsed), returned after \(elapsed)")
         #expect(result.outcome == .fallback)
         #expect(result.reason == "deadline")
         #expect(result.content == request.content)
         #expect(result.attachments.isEmpty)
         #expect(result.steps.first?.status == .timedOut)
         #expect(elapsed >= .milliseconds(1990))
-        // The target is 50 ms after the deadline; the margin allows for a loaded CI machine.
-        #expect(elapsed < .milliseconds(2500))
+        // The answer is decided at the deadline (the target is 50 ms after it, the bound allows
+        // for a loaded machine); handing it back to this test can take longer when the tests
+        // beside it keep every thread busy, so that is bounded only loosely.
+        #expect(result.elapsed >= .milliseconds(1990) && result.elapsed < .milliseconds(2200))
+        #expect(elapsed < .seconds(10))
         #expect(server.requestCount("/silent.jpg") == 1)
         expectOnlyAttachments(result, under: root)
     }

@@ -14,7 +14,8 @@ struct TimeTests {
         let elapsed = clock.now - started
         #expect(error?.code == .timedOut)
         #expect(elapsed >= .milliseconds(900))
-        #expect(elapsed < .seconds(4))  // deadline plus a generous margin for a loaded machine
+        // Deadline plus a margin for a machine whose threads the tests beside this one keep busy.
+        #expect(elapsed < .seconds(8))
         #expect(!fileExists(f.scratch.file("out")))
         #expect(ScratchDirectory.list(f.downloader.workDirectory).isEmpty)
     }
@@ -27,7 +28,7 @@ struct TimeTests {
         let started = clock.now
         let error = await f.failure(f.request("/silent", within: .seconds(30)))
         #expect(error?.code == .stalled)
-        #expect(clock.now - started < .seconds(5))
+        #expect(clock.now - started < .seconds(10))
     }
 
     @Test func cancellationAbortsAndDeletesThePartialFile() async throws {
