@@ -105,6 +105,6 @@ let package = Package(
             name: "MediaPluginTests",
             dependencies: ["MediaPlugin", "NSECore", "NSECurl", "NSEMagic", "NSEPlugins", "NSECommand", "NSETesting"]
         ),
-        .testTarget(name: "NSECommandTests", dependencies: ["NSECommand", "NSETesting", "NSECore"]),
+        .testTarget(name: "NSECommandTests", dependencies: ["NSECommand", "NSETesting", "NSECore", "NSEPlugins"]),
     ]
 )

@@ -15,12 +15,14 @@ extension ModifierRegistry {
 /// The pipeline used when none is given: `Samples/pipeline.yaml` holds the same text.
 public enum DefaultPipeline {
     public static let yaml = """
-        # The pipeline nse uses when none is given.
+        # The pipeline nse uses when none is given: download the media the common SDKs' keys name,
+        # and check every attachment by its bytes as iOS would.
         deadline: 30s
         on-timeout: original
         limits: { audio: 5MB, image: 10MB, video: 50MB }
         network: { allow-private: false }
-        steps: []
+        steps:
+          - media
 
         """
 

@@ -1,5 +1,6 @@
 import Foundation
 import NSECore
+import NSEPlugins
 import NSETesting
 import Testing
 
@@ -46,7 +47,7 @@ struct RunCommandTests {
         let result = try json(output.stdout)
         #expect(result["outcome"] == "fallback")
         #expect(result["reason"] == "deadline")
-        #expect(result.value(atPath: "content.aps.alert.title") == "Anna")
+        #expect(result.value(atPath: "content.aps.alert.title") == "Dinner plans")
         let elapsed = try #require(result["elapsedMs"]?.numberValue?.doubleValue)
         #expect(elapsed >= 1000 && elapsed < 1200)
     }
@@ -102,11 +103,36 @@ struct RunCommandTests {
         #expect(clean.stdout.isEmpty)
     }
 
+    @Test("the built-in pipeline is Samples/pipeline.yaml, word for word")
+    func defaultPipelineText() throws {
+        let sample = try String(contentsOfFile: NSEBinary.packageRoot + "/Samples/pipeline.yaml", encoding: .utf8)
+        #expect(DefaultPipeline.yaml == sample)
+    }
+
+    @Test("the README's first command: every sample gives exactly one result line")
+    func demo() throws {
+        let samples = try FileManager.default.contentsOfDirectory(atPath: NSEBinary.packageRoot + "/Samples")
+            .filter { $0.hasSuffix(".apns") }.sorted().map { "Samples/" + $0 }
+        let output = try NSEBinary.run(["run", "--pipeline", "Samples/demo.yaml"] + samples)
+        #expect(output.status == 0, "\(output.stderr)")
+        let results = try output.stdout.split(separator: "\n").map { try JSON(parsing: String($0)) }
+        #expect(results.count == samples.count)
+        let byID = Dictionary(uniqueKeysWithValues: results.map { ($0["id"]?.stringValue ?? "", $0) })
+        #expect(byID["encrypted-webpush"]?.value(atPath: "content.aps.alert.body")?.stringValue?.hasPrefix("Are we still on") == true)
+        #expect(byID["encrypted-webpush"]?.value(atPath: "content.enc") == nil)
+        #expect(byID["localized"]?.value(atPath: "content.aps.alert.title") == "Nouvelle invitation")
+        #expect(byID["chat-message"]?.value(atPath: "content.aps.alert.title") == "Dinner plans · Anna")
+        #expect(byID["silent-update"]?["reason"] == "not-mutable")
+    }
+
     @Test("the built-in pipeline is the one in Samples/pipeline.yaml")
     func defaultPipeline() throws {
         let withDefault = try NSEBinary.run(["run", "Samples/chat-message.apns"])
         let withSample = try NSEBinary.run(["run", "--pipeline", "Samples/pipeline.yaml", "Samples/chat-message.apns"])
-        func steps(_ output: CommandOutput) throws -> JSON? { try json(output.stdout)["steps"] }
+        func steps(_ output: CommandOutput) throws -> [JSON?] {
+            try json(output.stdout)["steps"]?.arrayValue?.map { $0["name"] } ?? []
+        }
+        #expect(try steps(withDefault) == ["media"])
         #expect(try steps(withDefault) == steps(withSample))
     }
 }
