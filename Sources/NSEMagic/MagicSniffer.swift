@@ -45,10 +45,45 @@ public final class MagicSniffer: Sendable {
     public func sniff(file path: String, describe: DescriptionPolicy = .always) throws -> SniffResult {
         let identity = ReadOnlyFileMemo.identity(of: path, describe: describe)
         if let identity, let known = readOnlyFiles.result(for: identity) { return known }
-        let prefix = try FilePrefix.load(path, limit: bytesMax)
-        let result = try classify(prefix.bytes, byteCount: prefix.size, describe: describe)
-        if let identity, identity.size == prefix.size { readOnlyFiles.remember(result, for: identity) }
+        let (result, size) = try classifyFile(path, describe: describe)
+        if let identity, identity.size == size { readOnlyFiles.remember(result, for: identity) }
         return result
+    }
+
+    /// How many first bytes of a file are tried before all of them (up to `bytesMax`).
+    ///
+    /// Every accepted type is known by a signature in its first bytes, and libmagic's time
+    /// grows with the bytes it is given: a 100 KB image took about 0.2 ms more than its first
+    /// 16 KB. Reading `bytesMax` (7 MB with libmagic 5.44) of each video also cost 7 MB of
+    /// memory per validation under way.
+    static let quickPrefixLength = 16 * 1024
+
+    /// Classifies a file from its first bytes, reading up to `bytesMax` only when needed.
+    ///
+    /// When the whole file fits in the quick prefix, or the caller wants libmagic's description
+    /// (which may come from deeper in the file, e.g. image dimensions after a large EXIF
+    /// segment), this is exactly libmagic over up to `bytesMax` bytes. Otherwise, when the
+    /// quick prefix's MIME type alone names an accepted type, that is the answer; any other
+    /// answer (a refused type, `video/mpeg`, an MP3 behind a large ID3 tag) is decided on up
+    /// to `bytesMax` bytes as before, so refusals and their descriptions do not change.
+    private func classifyFile(_ path: String, describe: DescriptionPolicy) throws -> (SniffResult, Int64) {
+        let quickLength = min(bytesMax, Self.quickPrefixLength)
+        let quick = try FilePrefix.load(path, limit: quickLength)
+        if quick.size <= Int64(quickLength) {
+            return (try classify(quick.bytes, byteCount: quick.size, describe: describe), quick.size)
+        }
+        if describe == .whenNeeded {
+            let mime = try quick.bytes.withUnsafeBytes { buffer in try pool.withCookie { try $0.mimeType(buffer) } }
+            if let type = AttachmentRules.typeByMIMEAlone(mime) {
+                return (SniffResult(type: type, mime: mime, description: nil, byteCount: quick.size), quick.size)
+            }
+        }
+        // The long read happens while holding a libmagic handle, so at most `poolSize` such
+        // buffers (up to `bytesMax` each) exist at once, however many files are validated.
+        return try pool.withCookie { cookie in
+            let full = try FilePrefix.load(path, limit: bytesMax)
+            return (try full.bytes.withUnsafeBytes { try classify($0, byteCount: full.size, describe: describe, cookie: cookie) }, full.size)
+        }
     }
 
     /// Classifies some bytes, e.g. the first bytes of a transfer.
@@ -62,20 +97,24 @@ public final class MagicSniffer: Sendable {
     }
 
     private func classify(_ bytes: [UInt8], byteCount: Int64, describe: DescriptionPolicy) throws -> SniffResult {
-        // libmagic never looks past bytesMax; neither do we.
         try bytes.withUnsafeBytes { all in
-            let buffer = UnsafeRawBufferPointer(rebasing: all.prefix(bytesMax))
-            return try pool.withCookie { cookie in
-                let mime = try cookie.mimeType(buffer)
-                if describe == .whenNeeded, let type = AttachmentRules.typeByMIMEAlone(mime) {
-                    return SniffResult(type: type, mime: mime, description: nil, byteCount: byteCount)
-                }
-                let description = try cookie.describe(buffer)
-                return SniffResult(
-                    type: AttachmentRules.type(mime: mime, description: description),
-                    mime: mime, description: description, byteCount: byteCount)
-            }
+            try pool.withCookie { cookie in try classify(all, byteCount: byteCount, describe: describe, cookie: cookie) }
         }
+    }
+
+    private func classify(
+        _ all: UnsafeRawBufferPointer, byteCount: Int64, describe: DescriptionPolicy, cookie: MagicCookie
+    ) throws -> SniffResult {
+        // libmagic never looks past bytesMax; neither do we.
+        let buffer = UnsafeRawBufferPointer(rebasing: all.prefix(bytesMax))
+        let mime = try cookie.mimeType(buffer)
+        if describe == .whenNeeded, let type = AttachmentRules.typeByMIMEAlone(mime) {
+            return SniffResult(type: type, mime: mime, description: nil, byteCount: byteCount)
+        }
+        let description = try cookie.describe(buffer)
+        return SniffResult(
+            type: AttachmentRules.type(mime: mime, description: description),
+            mime: mime, description: description, byteCount: byteCount)
     }
 }
 
