@@ -5,7 +5,18 @@ extension JSON {
     /// at each level the longest run of path components that names a member wins.
     /// A component that is a number indexes an array (`urls.0`).
     public func value(atPath path: String) -> JSON? {
-        value(atComponents: path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)[...])
+        // A path without a dot is one member or index: look it up without splitting and
+        // joining strings (the same answer as the general walk below, which is costly per call).
+        if !path.utf8.contains(UInt8(ascii: ".")) {
+            switch self {
+            case .object(let object): return object[path]
+            case .array(let elements):
+                guard let index = Int(path), elements.indices.contains(index) else { return nil }
+                return elements[index]
+            default: return nil
+            }
+        }
+        return value(atComponents: path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)[...])
     }
 
     private func value(atComponents components: ArraySlice<String>) -> JSON? {

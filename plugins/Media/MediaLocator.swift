@@ -13,6 +13,26 @@ import NSECore
 /// The same URL found twice is kept once, at the first key that names it.
 struct MediaLocator: Sendable {
     let keys: [String]
+    /// The identifier each key path suggests, worked out once.
+    private let identifiers: [String]
+    /// For each top-level member name a key path can start with, the key paths (by index)
+    /// that start with it. A path's first member may itself contain dots
+    /// (`com.urbanairship.media_attachment`), so every dotted prefix of a path is listed.
+    private let pathsByHead: [String: [Int]]
+
+    init(keys: [String]) {
+        self.keys = keys
+        identifiers = keys.map(Self.identifier(forKeyPath:))
+        var heads: [String: [Int]] = [:]
+        for (index, key) in keys.enumerated() {
+            var head = ""
+            for (position, component) in key.split(separator: ".", omittingEmptySubsequences: false).enumerated() {
+                head += position == 0 ? component : "." + component
+                if heads[head]?.last != index { heads[head, default: []].append(index) }
+            }
+        }
+        pathsByHead = heads
+    }
 
     struct Found {
         var references: [MediaReference] = []
@@ -21,11 +41,23 @@ struct MediaLocator: Sendable {
 
     func locate(in payload: JSONObject) -> Found {
         var found = Found()
+        // One pass over the payload's top-level members marks the key paths that can match;
+        // only those are looked up. A path none of whose heads is a member finds nothing, so
+        // the result is the same as looking up every path, at a fraction of the cost (a
+        // payload has a handful of members, the defaults are a dozen dotted paths).
+        var candidate = [Bool](repeating: false, count: keys.count)
+        var any = false
+        for member in payload {
+            guard let indices = pathsByHead[member.key] else { continue }
+            for index in indices { candidate[index] = true }
+            any = true
+        }
+        guard any else { return found }
         var seen: Set<String> = []
-        for key in keys {
+        for (index, key) in keys.enumerated() where candidate[index] {
             guard let value = payload.value(atPath: key), !value.isNull else { continue }
             var references: [MediaReference] = []
-            read(value, keyPath: key, identifier: Self.identifier(forKeyPath: key), payload: payload,
+            read(value, keyPath: key, identifier: identifiers[index], payload: payload,
                  into: &references, warnings: &found.warnings)
             for reference in references where seen.insert(reference.url).inserted {
                 found.references.append(reference)

@@ -28,7 +28,11 @@ public struct MediaModifier: Modifier {
 
     public var name: String { "media" }
     /// The key paths searched for URLs.
-    public var keys: [String]
+    public var keys: [String] {
+        didSet { locator = MediaLocator(keys: keys) }
+    }
+    /// The locator for `keys`, built once rather than per notification.
+    private var locator: MediaLocator
     /// How many attachments one notification gets at most; further URLs are ignored with a warning.
     public var maxAttachments: Int
     /// The size limit of each kind: a transfer stops once it passes the limit of the kind its
@@ -49,6 +53,7 @@ public struct MediaModifier: Modifier {
         sniffer: MagicSniffer
     ) {
         self.keys = keys
+        locator = MediaLocator(keys: keys)
         self.maxAttachments = maxAttachments
         self.limits = limits
         self.downloader = downloader
@@ -58,7 +63,7 @@ public struct MediaModifier: Modifier {
 
     /// Downloads the media the payload names and appends them to `content.attachments`.
     public func modify(_ content: inout NotificationContent, context: ModifierContext) async throws {
-        let found = MediaLocator(keys: keys).locate(in: content.payload)
+        let found = locator.locate(in: content.payload)
         for warning in found.warnings { context.warn(warning) }
         var references = found.references
         guard !references.isEmpty else { return }
@@ -107,6 +112,10 @@ public struct MediaModifier: Modifier {
         deadline: ContinuousClock.Instant
     ) async -> [MediaFetch.Outcome] {
         let fetch = MediaFetch(downloader: downloader, verdicts: verdicts, limits: limits)
+        // One URL, the usual case: no child task to start and collect.
+        if planned.count == 1, let item = planned.first {
+            return [await fetch.fetch(item.reference, identifier: item.identifier, directory: directory, deadline: deadline)]
+        }
         return await withTaskGroup(of: (Int, MediaFetch.Outcome).self) { group in
             for (index, item) in planned.enumerated() {
                 group.addTask {
