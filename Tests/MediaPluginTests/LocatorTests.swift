@@ -58,6 +58,16 @@ struct LocatorTests {
         #expect(AttachmentNaming.fileName(identifier: "image", url: "https://a.example") == "image.bin")
         #expect(AttachmentNaming.fileName(identifier: "image", url: "https://a.example/x.y/z?f=a.png") == "image.bin")
         #expect(AttachmentNaming.fileName(identifier: "../etc/passwd", url: "https://a.example/a.png") == "__etc_passwd.png")
+        // Edge cases, read the same whether the URL is ASCII (bytes) or not (Characters).
+        for (url, expected) in [
+            ("https://a.example/p/clip.Mp4//", "mp4"), ("https://a.example/.webp", "webp"),
+            ("https://a.example/a.", nil), ("https://a.example/a.toolong", nil), ("https://a.example/a.j-g", nil),
+            ("https://a.example/", nil), ("a.example/p.gif", "gif"), ("https://a.example/p.gif#frag.png", "gif"),
+            ("https://a.example/p?x=1/y.png", nil), ("https://é.example/p/photo.PNG", "png"),
+            ("https://é.example/p/photo.pñg", nil),
+        ] as [(String, String?)] {
+            #expect(AttachmentNaming.urlExtension(url) == expected, "\(url)")
+        }
     }
 
     @Test func identifiersAreUniqueAsFileNames() {
