@@ -16,6 +16,8 @@ struct AttachmentCheck {
     let limits: AttachmentLimits
     /// The scratch directory with symbolic links resolved.
     let scratch: String
+    /// The scratch directory as the caller named it (resolved into `scratch` just before).
+    var givenScratch: String? = nil
 
     enum Outcome {
         case accepted(Attachment, warnings: [String])
@@ -38,7 +40,10 @@ struct AttachmentCheck {
             return reject(.invalidURL, "no file at \(path)")
         }
         let directory = Self.directory(of: path)
-        guard Self.isInside(realFile, scratch), let realDirectory = realPath(directory),
+        // The usual file sits directly in the scratch directory as the validator was given it,
+        // which it has just resolved: no need to resolve the same path again.
+        guard Self.isInside(realFile, scratch),
+              let realDirectory = directory == givenScratch ? scratch : realPath(directory),
               realDirectory == scratch || Self.isInside(realDirectory, scratch)
         else {
             return reject(.invalidURL, "\(path) is outside the notification's scratch directory \(scratch)")

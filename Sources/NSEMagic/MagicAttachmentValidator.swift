@@ -62,7 +62,8 @@ public struct MagicAttachmentValidator: AttachmentValidator {
             }
             return validation
         }
-        let check = AttachmentCheck(sniffer: sniffer, limits: limits, scratch: String(cString: resolved))
+        let check = AttachmentCheck(
+            sniffer: sniffer, limits: limits, scratch: String(cString: resolved), givenScratch: scratchDirectory)
         free(resolved)
 
         for attachment in attachments {
