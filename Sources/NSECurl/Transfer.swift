@@ -43,6 +43,9 @@ final class Transfer {
 
     private(set) var received: Int64 = 0
     private(set) var prefix: [UInt8] = []
+    /// Set once bytes past `prefix` have gone by without being kept: it never grows again,
+    /// since it must stay the body's first bytes without a gap.
+    private var prefixComplete = false
     /// Status of the response whose headers are arriving (redirects have their own).
     private(set) var status = 0
     private var pendingLength: Int64?
@@ -179,8 +182,17 @@ final class Transfer {
             offset += written
         }
         received += Int64(data.count)
-        if prefix.count < settings.maxPrefixLength {
-            prefix.append(contentsOf: data.prefix(settings.maxPrefixLength - prefix.count))
+        if !prefixComplete, prefix.count < settings.maxPrefixLength {
+            if prefix.count >= settings.classifyPrefixLength, waiters.allSatisfy(\.hasVerdict) {
+                // Every caller has its verdict: stop keeping bytes. Callers who come later (a
+                // late join, the cache) are judged on the bytes kept, which sufficed for these;
+                // one whose classify wants more falls back to the absolute limit, and the
+                // validation stage checks the whole file by kind anyway. Keeping up to 64 KB
+                // of every body cost a copy per chunk and that much memory per cached body.
+                prefixComplete = true
+            } else {
+                prefix.append(contentsOf: data.prefix(settings.maxPrefixLength - prefix.count))
+            }
         }
         return judgeAllOrStop()
     }

@@ -39,6 +39,9 @@ final class Waiter: @unchecked Sendable {
 
     var isFinished: Bool { continuation == nil }
 
+    /// Whether `classify` has given its final word (or will not be asked again).
+    var hasVerdict: Bool { verdictDone }
+
     /// Applies this waiter's limits to what has arrived so far; the error says why the waiter
     /// must stop, or nil when it may go on.
     ///
