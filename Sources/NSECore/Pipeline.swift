@@ -250,6 +250,8 @@ struct Chain: Sendable {
                 content = attempt
                 reports[index] = .init(name: step.modifier.name, status: .ok, duration: .now - start)
             } catch {
+                // Cancelled at the deadline: the answer has gone already, with this step timed out.
+                if Task.isCancelled { break }
                 let message = String(describing: error)
                 reports[index] = .init(name: step.modifier.name, status: .failed, duration: .now - start, error: message)
                 context.logger.warning("step failed", metadata: ["step": "\(step.modifier.name)", "error": "\(message)"])
