@@ -87,14 +87,21 @@ public struct Pipeline: Sendable {
         let context = ModifierContext(
             request: request, deadline: deadline, logger: logger, services: services,
             scratch: ScratchDirectory(root: scratchRoot, notificationID: request.id), diagnostics: diagnostics)
-        let progress = Progress(content: original)
+        let progress = Progress(content: original, steps: steps)
         let chain = Chain(steps: steps, validator: validator)
 
         let startInline = steps.allSatisfy(\.modifier.neverBlocks)
-        let finished = await raceAgainstDeadline(deadline, startInline: startInline, onExpiry: { progress.freeze() }) {
+        var finished = await raceAgainstDeadline(deadline, startInline: startInline, onExpiry: { progress.freeze() }) {
             await chain.run(original, context: context, progress: progress)
         }
 
+        // A chain that ended after the deadline (its last step only noticed the time when its
+        // transfers were cut, a moment before the clock said so) is late all the same: the phone
+        // would have shown the fallback.
+        if let done = finished, done.finishedAt > deadline {
+            progress.freeze()
+            finished = nil
+        }
         let collected = diagnostics.snapshot()
         warnings += collected.warnings
         var result: NotificationResult
@@ -178,8 +185,11 @@ final class Progress: Sendable {
 
     private let state: Mutex<(snapshot: Snapshot, frozen: Bool)>
 
-    init(content: NotificationContent) {
-        state = Mutex((Snapshot(content: content, reports: [], running: nil), false))
+    init(content: NotificationContent, steps: [Pipeline.Step]) {
+        // Every step is listed from the start, so a deadline that passes before the chain even
+        // began still reports each step (as not run).
+        let reports = steps.map { NotificationResult.StepReport(name: $0.modifier.name, status: .notRun) }
+        state = Mutex((Snapshot(content: content, reports: reports, running: nil), false))
     }
 
     /// Called at the deadline: what a cancelled step does afterwards does not count.
@@ -264,6 +274,9 @@ struct Chain: Sendable {
             progress.finished(index, report: reports[index], content: content)
         }
         var finished = Finished(content: content, reports: reports)
+        // After the deadline the answer is built from the progress, which validates what it
+        // offers itself; validating here too would rename the same files under it.
+        if Task.isCancelled { return finished }
         if let validator, !content.attachments.isEmpty {
             let validation = await validator.validate(content.attachments, context: context)
             finished.content.attachments = validation.accepted

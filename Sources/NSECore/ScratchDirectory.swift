@@ -19,16 +19,17 @@ final class ScratchDirectory: Sendable {
         self.notificationID = notificationID
     }
 
-    /// `$TMPDIR/nse`, or `/tmp/nse`.
+    /// `$TMPDIR/nse-<uid>`, or `/tmp/nse-<uid>`: one root per user, since a shared, guessable
+    /// folder in /tmp could be made first, or swapped for a link, by another user.
     static var defaultRoot: String {
         let temp = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        return (temp.hasSuffix("/") ? String(temp.dropLast()) : temp) + "/nse"
+        return (temp.hasSuffix("/") ? String(temp.dropLast()) : temp) + "/nse-\(geteuid())"
     }
 
     func path() throws -> String {
         try created.withLock { path in
             if let path { return path }
-            try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+            try Self.prepareRoot(root)
             // A unique directory per notification, named after it so a person can find it.
             let template = root + "/" + safeFileName(notificationID, fallback: "notification") + "-XXXXXX"
             var bytes = Array(template.utf8CString)
@@ -43,6 +44,27 @@ final class ScratchDirectory: Sendable {
 
     /// The directory if a step made it.
     var existingPath: String? { created.withLock { $0 } }
+}
+
+extension ScratchDirectory {
+    /// Makes the root (owner-only) if it is missing, and refuses one that is a link or belongs
+    /// to someone else: files are written below it.
+    static func prepareRoot(_ root: String) throws {
+        if mkdir(root, 0o700) != 0 && errno != EEXIST {
+            try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        }
+        var status = stat()
+        guard lstat(root, &status) == 0 else {
+            throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: root])
+        }
+        let isDirectory = status.st_mode & S_IFMT == S_IFDIR
+        guard isDirectory, status.st_uid == geteuid() else {
+            throw CocoaError(
+                .fileWriteNoPermission,
+                userInfo: [NSFilePathErrorKey: root, NSLocalizedDescriptionKey:
+                    "\(root) is not a directory of this user's (a link, or someone else's); choose another scratch-dir"])
+        }
+    }
 }
 
 /// A file name made safe to use inside a directory: letters, digits, `.`, `-` and `_` only,

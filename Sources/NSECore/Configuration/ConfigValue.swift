@@ -139,7 +139,9 @@ public func parseDuration(_ text: String) -> Duration? {
         scale = factor
         break
     }
-    guard let value = Double(number.trimmingCharacters(in: .whitespaces)), value >= 0, value.isFinite else { return nil }
+    guard let value = Double(number.trimmingCharacters(in: .whitespaces)), value >= 0, value.isFinite,
+        value * scale < 1e9  // about 31 years: beyond it the nanoseconds no longer fit
+    else { return nil }
     return .nanoseconds(Int64(value * scale * 1e9))
 }
 
