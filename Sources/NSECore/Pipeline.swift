@@ -201,10 +201,6 @@ final class Progress: Sendable {
         }
     }
 
-    func setReports(_ reports: [NotificationResult.StepReport]) {
-        update { $0.reports = reports }
-    }
-
     func started(_ index: Int, at start: ContinuousClock.Instant) {
         update { $0.running = (index, start) }
     }
@@ -248,8 +244,8 @@ struct Chain: Sendable {
 
     func run(_ original: NotificationContent, context: ModifierContext, progress: Progress) async -> Finished {
         var content = original
+        // The progress starts with the same list of not-run steps.
         var reports = steps.map { NotificationResult.StepReport(name: $0.modifier.name, status: .notRun) }
-        progress.setReports(reports)
         for (index, step) in steps.enumerated() {
             if Task.isCancelled { break }
             let start = ContinuousClock.now
