@@ -13,7 +13,7 @@ struct PipelineOptions: ParsableArguments {
     @Option(name: .long, help: "What to deliver when time runs out: original or best-attempt.")
     var onTimeout: String?
 
-    @Option(name: .long, help: "Where attachments are written, one folder a notification. Default: $TMPDIR/nse.")
+    @Option(name: .long, help: "Where attachments are written, one folder a notification. Default: $TMPDIR/nse-<uid>.")
     var scratchDir: String?
 
     /// Loads the pipeline and applies the overrides.

@@ -32,17 +32,23 @@ extension NSE {
                 do {
                     request = try PayloadInput.request(file, id: files.count == 1 ? id : nil, receivedAt: .now)
                 } catch {
-                    // One bad file does not stop the others; the exit code says something failed.
+                    // One bad file does not stop the others: it gets an error result in its place,
+                    // the message goes to stderr too, and the exit code says something failed.
                     printError(error)
                     failed = true
+                    let reason = FileManager.default.isReadableFile(atPath: file) || file == "-" ? "invalid-payload" : "unreadable"
+                    write(NotificationResult.failed(id: PayloadInput.defaultID(file), reason: reason, error: "\(error)"))
                     continue
                 }
-                let result = await pipeline.process(request)
-                var output = result.serialized(style: pretty ? .pretty : .compact)
-                output.append(0x0A)
-                FileHandle.standardOutput.write(Data(output))
+                write(await pipeline.process(request))
             }
             if failed { throw ExitCode(1) }
+        }
+
+        func write(_ result: NotificationResult) {
+            var output = result.serialized(style: pretty ? .pretty : .compact)
+            output.append(0x0A)
+            FileHandle.standardOutput.write(Data(output))
         }
     }
 }

@@ -123,6 +123,8 @@ private final class Race<Value: Sendable>: Sendable {
             continuation?.resume(returning: nil)
         }
         cancelTimer?()
-        cancelWork?()
+        // Cancelling runs the work's cancellation handlers; off the timer thread, so a slow one
+        // cannot hold up other notifications' deadlines.
+        if let cancelWork { Task.detached { cancelWork() } }
     }
 }

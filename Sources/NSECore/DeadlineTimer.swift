@@ -27,7 +27,7 @@ final class DeadlineTimer: @unchecked Sendable {
         }
     }
 
-    private let condition = NSCondition()
+    private let condition = MonotonicCondition()
     private var heap: [Entry] = []  // a binary min-heap on `deadline`; guarded by `condition`
     /// When the thread will next look at the heap by itself; `nil` while it waits for work.
     private var wakesAt: ContinuousClock.Instant?
@@ -84,8 +84,7 @@ final class DeadlineTimer: @unchecked Sendable {
             if due.isEmpty {
                 if let first = heap.first {
                     wakesAt = first.deadline
-                    let (seconds, attoseconds) = (first.deadline - now).components
-                    _ = condition.wait(until: Date(timeIntervalSinceNow: Double(seconds) + Double(attoseconds) / 1e18))
+                    condition.wait(for: first.deadline - now)
                 } else {
                     wakesAt = nil
                     condition.wait()

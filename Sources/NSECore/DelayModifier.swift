@@ -35,7 +35,8 @@ public struct DelayModifier: Modifier {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             guard let duration else { return Self.parked.append(continuation) }
             let (seconds, attoseconds) = duration.components
-            let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+            let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+            let nanoseconds = overflow ? Int64.max : scaled.addingReportingOverflow(attoseconds / 1_000_000_000).partialValue
             DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: nanoseconds))) {
                 continuation.resume()
             }

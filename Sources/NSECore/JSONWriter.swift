@@ -147,8 +147,41 @@ public func minifiedJSON(_ bytes: some Collection<UInt8>) -> [UInt8] {
 }
 
 private func minified(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+    // Most payloads arrive compact: find that out with a scan and copy them whole.
+    guard let firstSpace = firstWhitespaceOutsideStrings(bytes) else { return Array(bytes) }
     var output: [UInt8] = []
     output.reserveCapacity(bytes.count)
+    output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<firstSpace]))
+    appendMinified(UnsafeBufferPointer(rebasing: bytes[firstSpace...]), to: &output)
+    return output
+}
+
+/// The offset of the first whitespace byte between tokens, if any.
+private func firstWhitespaceOutsideStrings(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    var inString = false
+    var escaped = false
+    for (offset, byte) in bytes.enumerated() {
+        if inString {
+            if escaped {
+                escaped = false
+            } else if byte == UInt8(ascii: "\\") {
+                escaped = true
+            } else if byte == UInt8(ascii: "\"") {
+                inString = false
+            }
+            continue
+        }
+        switch byte {
+        case 0x20, 0x09, 0x0A, 0x0D: return offset
+        case UInt8(ascii: "\""): inString = true
+        default: break
+        }
+    }
+    return nil
+}
+
+/// Minifies `bytes`, which start between tokens, onto `output`.
+private func appendMinified(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
     var inString = false
     var escaped = false
     for byte in bytes {
@@ -171,5 +204,4 @@ private func minified(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         default: output.append(byte)
         }
     }
-    return output
 }

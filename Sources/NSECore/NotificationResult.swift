@@ -11,6 +11,11 @@ public struct NotificationResult: Sendable {
         case skipped
         /// The chain did not finish (deadline, or a failed step): the original content, or the best attempt, is delivered.
         case fallback
+        /// The payload could not be read (not JSON, not an object, too large, unreadable file):
+        /// `reason` is `invalid-payload` or `unreadable`, `error` says what and where, and there
+        /// is no content. Only surfaces that take many payloads at once answer with it, so that
+        /// every payload in still gets exactly one result out.
+        case error
     }
 
     /// How one step went.
@@ -51,6 +56,8 @@ public struct NotificationResult: Sendable {
     public var steps: [StepReport]
     public var warnings: [String]
     public var elapsed: Duration
+    /// For `outcome: error`: what could not be read, and where.
+    public var error: String?
 
     public init(
         id: String, outcome: Outcome, reason: String? = nil, content: NotificationContent,
@@ -71,6 +78,13 @@ public struct NotificationResult: Sendable {
 }
 
 extension NotificationResult {
+    /// The answer for a payload that could not be read at all.
+    public static func failed(id: String, reason: String, error: String) -> NotificationResult {
+        var result = NotificationResult(id: id, outcome: .error, reason: reason, content: NotificationContent(payload: [:]))
+        result.error = error
+        return result
+    }
+
     /// The result as JSON text, in the documented format (one line when compact).
     public func serialized(style: JSONWriter.Style = .compact) -> [UInt8] {
         var writer = JSONWriter(style: style, capacity: 1024)
@@ -99,8 +113,13 @@ extension JSONWriter {
         member("reason") { writer in
             if let reason = result.reason { writer.writeString(reason) } else { writer.append("null") }
         }
+        if let error = result.error {
+            member("error") { $0.writeString(error) }
+        }
         member("content") { writer in
-            if let original = result.originalText, compact {
+            if result.outcome == .error {
+                writer.append("null")
+            } else if let original = result.originalText, compact {
                 writer.writeRaw(original)
             } else if let original = result.originalText, let parsed = try? JSON(parsing: original) {
                 writer.write(parsed)

@@ -87,14 +87,21 @@ public struct Pipeline: Sendable {
         let context = ModifierContext(
             request: request, deadline: deadline, logger: logger, services: services,
             scratch: ScratchDirectory(root: scratchRoot, notificationID: request.id), diagnostics: diagnostics)
-        let progress = Progress(content: original)
+        let progress = Progress(content: original, steps: steps)
         let chain = Chain(steps: steps, validator: validator)
 
         let startInline = steps.allSatisfy(\.modifier.neverBlocks)
-        let finished = await raceAgainstDeadline(deadline, startInline: startInline, onExpiry: { progress.freeze() }) {
+        var finished = await raceAgainstDeadline(deadline, startInline: startInline, onExpiry: { progress.freeze() }) {
             await chain.run(original, context: context, progress: progress)
         }
 
+        // A chain that ended after the deadline (its last step only noticed the time when its
+        // transfers were cut, a moment before the clock said so) is late all the same: the phone
+        // would have shown the fallback.
+        if let done = finished, done.finishedAt > deadline {
+            progress.freeze()
+            finished = nil
+        }
         let collected = diagnostics.snapshot()
         warnings += collected.warnings
         var result: NotificationResult
@@ -178,8 +185,11 @@ final class Progress: Sendable {
 
     private let state: Mutex<(snapshot: Snapshot, frozen: Bool)>
 
-    init(content: NotificationContent) {
-        state = Mutex((Snapshot(content: content, reports: [], running: nil), false))
+    init(content: NotificationContent, steps: [Pipeline.Step]) {
+        // Every step is listed from the start, so a deadline that passes before the chain even
+        // began still reports each step (as not run).
+        let reports = steps.map { NotificationResult.StepReport(name: $0.modifier.name, status: .notRun) }
+        state = Mutex((Snapshot(content: content, reports: reports, running: nil), false))
     }
 
     /// Called at the deadline: what a cancelled step does afterwards does not count.
@@ -189,10 +199,6 @@ final class Progress: Sendable {
             state.frozen = true
             state.snapshot.frozenAt = now
         }
-    }
-
-    func setReports(_ reports: [NotificationResult.StepReport]) {
-        update { $0.reports = reports }
     }
 
     func started(_ index: Int, at start: ContinuousClock.Instant) {
@@ -238,8 +244,8 @@ struct Chain: Sendable {
 
     func run(_ original: NotificationContent, context: ModifierContext, progress: Progress) async -> Finished {
         var content = original
+        // The progress starts with the same list of not-run steps.
         var reports = steps.map { NotificationResult.StepReport(name: $0.modifier.name, status: .notRun) }
-        progress.setReports(reports)
         for (index, step) in steps.enumerated() {
             if Task.isCancelled { break }
             let start = ContinuousClock.now
@@ -250,6 +256,8 @@ struct Chain: Sendable {
                 content = attempt
                 reports[index] = .init(name: step.modifier.name, status: .ok, duration: .now - start)
             } catch {
+                // Cancelled at the deadline: the answer has gone already, with this step timed out.
+                if Task.isCancelled { break }
                 let message = String(describing: error)
                 reports[index] = .init(name: step.modifier.name, status: .failed, duration: .now - start, error: message)
                 context.logger.warning("step failed", metadata: ["step": "\(step.modifier.name)", "error": "\(message)"])
@@ -262,6 +270,9 @@ struct Chain: Sendable {
             progress.finished(index, report: reports[index], content: content)
         }
         var finished = Finished(content: content, reports: reports)
+        // After the deadline the answer is built from the progress, which validates what it
+        // offers itself; validating here too would rename the same files under it.
+        if Task.isCancelled { return finished }
         if let validator, !content.attachments.isEmpty {
             let validation = await validator.validate(content.attachments, context: context)
             finished.content.attachments = validation.accepted

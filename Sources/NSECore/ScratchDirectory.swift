@@ -19,40 +19,54 @@ final class ScratchDirectory: Sendable {
         self.notificationID = notificationID
     }
 
-    /// `$TMPDIR/nse`, or `/tmp/nse`.
+    /// `$TMPDIR/nse-<uid>`, or `/tmp/nse-<uid>`: one root per user, since a shared, guessable
+    /// folder in /tmp could be made first, or swapped for a link, by another user.
     static var defaultRoot: String {
         let temp = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        return (temp.hasSuffix("/") ? String(temp.dropLast()) : temp) + "/nse"
+        return (temp.hasSuffix("/") ? String(temp.dropLast()) : temp) + "/nse-\(geteuid())"
     }
 
     func path() throws -> String {
         try created.withLock { path in
             if let path { return path }
+            // Checked for every notification, so a root swapped for a link (or another
+            // user's directory) later is refused too (a plain mkdir and lstat, cheap).
+            try Self.prepareRoot(root)
             // A unique directory per notification, named after it so a person can find it.
             let template = root + "/" + safeFileName(notificationID, fallback: "notification") + "-XXXXXX"
             var bytes = Array(template.utf8CString)
-            // The root is made once per process, not once per notification (FileManager's
-            // intermediate-directory walk cost as much as the mkdir itself). Should it vanish
-            // later, mkdtemp fails with ENOENT and the root is made again.
-            if !Self.knownRoots.withLock({ $0.contains(root) }) || mkdtemp(&bytes) == nil {
-                try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-                Self.knownRoots.withLock { _ = $0.insert(root) }
-                bytes = Array(template.utf8CString)
-                guard mkdtemp(&bytes) != nil else {
-                    throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: template])
-                }
+            guard let made = mkdtemp(&bytes) else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: template])
             }
-            let directory = String(decoding: bytes.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let directory = String(cString: made)
             path = directory
             return directory
         }
     }
 
-    /// Roots this process has made (or found) already.
-    private static let knownRoots = Mutex<Set<String>>([])
-
     /// The directory if a step made it.
     var existingPath: String? { created.withLock { $0 } }
+}
+
+extension ScratchDirectory {
+    /// Makes the root (owner-only) if it is missing, and refuses one that is a link or belongs
+    /// to someone else: files are written below it.
+    static func prepareRoot(_ root: String) throws {
+        if mkdir(root, 0o700) != 0 && errno != EEXIST {
+            try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        }
+        var status = stat()
+        guard lstat(root, &status) == 0 else {
+            throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: root])
+        }
+        let isDirectory = status.st_mode & S_IFMT == S_IFDIR
+        guard isDirectory, status.st_uid == geteuid() else {
+            throw CocoaError(
+                .fileWriteNoPermission,
+                userInfo: [NSFilePathErrorKey: root, NSLocalizedDescriptionKey:
+                    "\(root) is not a directory of this user's (a link, or someone else's); choose another scratch-dir"])
+        }
+    }
 }
 
 /// A file name made safe to use inside a directory: letters, digits, `.`, `-` and `_` only,

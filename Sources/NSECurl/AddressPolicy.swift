@@ -24,6 +24,9 @@ package enum AddressPolicy {
         case (192, 168): return "private"
         case (192, 0) where b[2] == 0: return "IETF protocol assignments"
         case (198, 18...19): return "benchmarking"
+        case (192, 0) where b[2] == 2, (198, 51) where b[2] == 100, (203, 0) where b[2] == 113:
+            return "documentation (TEST-NET)"
+        case (192, 88) where b[2] == 99: return "6to4 relay anycast"
         case (224...239, _): return "multicast"
         case (240...255, _): return "reserved"
         default: return nil
@@ -41,6 +44,17 @@ package enum AddressPolicy {
         }
         if b[0] == 0x00 && b[1] == 0x64 && b[2] == 0xff && b[3] == 0x9b && b[4..<12].allSatisfy({ $0 == 0 }) {
             return restriction(ipv4: Array(b[12..<16])).map { "NAT64 \($0)" }
+        }
+        // IPv4-compatible (::a.b.c.d, deprecated), 6to4 (2002:a.b.c.d::/16) and the local-use
+        // NAT64 prefix (64:ff9b:1::/48) embed an IPv4 address too.
+        if b[0..<12].allSatisfy({ $0 == 0 }) {
+            return restriction(ipv4: Array(b[12..<16])).map { "IPv4-compatible \($0)" } ?? "IPv4-compatible (deprecated)"
+        }
+        if b[0] == 0x20 && b[1] == 0x02 {
+            return restriction(ipv4: Array(b[2..<6])).map { "6to4 \($0)" }
+        }
+        if b[0] == 0x00 && b[1] == 0x64 && b[2] == 0xff && b[3] == 0x9b && b[4] == 0x00 && b[5] == 0x01 {
+            return "local-use NAT64"
         }
         if b[0] & 0xfe == 0xfc { return "unique local (private)" }
         if b[0] == 0xfe && b[1] & 0xc0 == 0x80 { return "link-local" }

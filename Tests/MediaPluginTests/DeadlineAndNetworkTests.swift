@@ -31,7 +31,9 @@ struct DeadlineAndNetworkTests {
         // beside it keep every thread busy, so that is bounded only loosely.
         #expect(result.elapsed >= .milliseconds(1990) && result.elapsed < .milliseconds(2200))
         #expect(elapsed < .seconds(10))
-        #expect(server.requestCount("/silent.jpg") == 1)
+        // Once at most (never retried); on a machine busy with other tests the request may not
+        // even have gone out before the deadline.
+        #expect(server.requestCount("/silent.jpg") <= 1)
         expectOnlyAttachments(result, under: root)
     }
 

@@ -78,3 +78,17 @@ struct LocatorTests {
         #expect(naming.uniqueIdentifier("a_b") == "a_b-2", "a b and a_b would share a file name")
     }
 }
+
+@Suite struct LongIdentifierTests {
+    @Test func longIdentifiersThatCollideStillGetUniqueNames() {
+        var naming = AttachmentNaming(existing: [])
+        let long = String(repeating: "a", count: 70)
+        var names: Set<String> = []
+        // Names that all reduce to the same 64-character file stem.
+        for suffix in ["1", "2", "3", "x y", "x_y"] {
+            names.insert(safeFileName(naming.uniqueIdentifier(long + suffix)).lowercased())
+        }
+        #expect(names.count == 5)
+        #expect(names.allSatisfy { $0.count <= 64 })
+    }
+}

@@ -64,12 +64,25 @@ struct RunCommandTests {
         #expect(elapsed >= 200 && elapsed < 900)
     }
 
-    @Test("bad JSON: exit 1, line and column on stderr, nothing on stdout")
+    @Test("bad JSON: exit 1, line and column on stderr, and an error result in its place")
     func badJSON() throws {
         let output = try NSEBinary.run(["run", "-"], stdin: "{\n  \"aps\": {\"alert\": \"x\",}\n}")
         #expect(output.status == 1)
-        #expect(output.stdout.isEmpty)
         #expect(output.stderr.contains("stdin: line 2, column 24"))
+        let result = try json(output.stdout)
+        #expect(result["outcome"] == "error")
+        #expect(result["reason"] == "invalid-payload")
+        #expect(result["content"] == .null)
+        #expect(result["error"]?.stringValue?.contains("line 2, column 24") == true)
+    }
+
+    @Test("every file in gets exactly one result out, in order, even when some cannot be read")
+    func oneResultPerFile() throws {
+        let output = try NSEBinary.run(["run", "Samples/chat-message.apns", "Samples/nope.apns", "Samples/silent-update.apns"])
+        #expect(output.status == 1)
+        let results = try output.stdout.split(separator: "\n").map { try JSON(parsing: String($0)) }
+        #expect(results.map { $0["outcome"] } == ["unchanged", "error", "skipped"])
+        #expect(results[1]["reason"] == "unreadable")
     }
 
     @Test("a missing file and a bad pipeline: exit 1 with what and where")
@@ -113,7 +126,8 @@ struct RunCommandTests {
     func demo() throws {
         let samples = try FileManager.default.contentsOfDirectory(atPath: NSEBinary.packageRoot + "/Samples")
             .filter { $0.hasSuffix(".apns") }.sorted().map { "Samples/" + $0 }
-        let output = try NSEBinary.run(["run", "--pipeline", "Samples/demo.yaml"] + samples)
+        // The media samples name hosts that do not exist; the deadline bounds a slow resolver.
+        let output = try NSEBinary.run(["run", "--pipeline", "Samples/demo.yaml", "--deadline", "5s"] + samples)
         #expect(output.status == 0, "\(output.stderr)")
         let results = try output.stdout.split(separator: "\n").map { try JSON(parsing: String($0)) }
         #expect(results.count == samples.count)

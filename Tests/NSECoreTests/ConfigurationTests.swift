@@ -88,6 +88,8 @@ struct ConfigurationTests {
 
     @Test("durations and sizes")
     func units() {
+        #expect(parseDuration("1e10s") == nil)
+        #expect(parseDuration("3000000h") == nil)
         #expect(parseDuration("30s") == .seconds(30))
         #expect(parseDuration("250ms") == .milliseconds(250))
         #expect(parseDuration("2m") == .seconds(120))

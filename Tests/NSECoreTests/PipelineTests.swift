@@ -143,13 +143,16 @@ struct PipelineTests {
 
     @Test("a step that spins on its thread ignoring cancellation does not hold the answer")
     func deadlineBusyThread() async throws {
+        // Spins until the test has its answer (or 5 s), never yielding and ignoring cancellation.
+        let answered = Atomic<Bool>(false)
         let pipeline = Pipeline(
             steps: [.init(ClosureModifier("spin") { _, _ in
-                let end = ContinuousClock.now + .seconds(3)
-                while ContinuousClock.now < end {}  // never yields
+                let end = ContinuousClock.now + .seconds(5)
+                while ContinuousClock.now < end && !answered.load(ordering: .relaxed) {}
             })],
             deadline: .milliseconds(300))
         let result = await pipeline.process(try request())
+        answered.store(true, ordering: .relaxed)
         #expect(result.reason == "deadline")
         #expect(result.elapsed < .seconds(1))
     }

@@ -21,6 +21,8 @@ struct AddressGuardTests {
         ([192, 168, 1, 1], "private"), ([100, 64, 0, 1], "shared address space (carrier-grade NAT)"),
         ([127, 0, 0, 1], "loopback"), ([169, 254, 169, 254], "link-local"), ([224, 0, 0, 1], "multicast"),
         ([0, 0, 0, 0], "unspecified"), ([255, 255, 255, 255], "reserved"),
+        ([192, 0, 2, 1], "documentation (TEST-NET)"), ([198, 51, 100, 7], "documentation (TEST-NET)"),
+        ([203, 0, 113, 9], "documentation (TEST-NET)"), ([192, 88, 99, 1], "6to4 relay anycast"),
     ] as [([UInt8], String)])
     func ipv4Restrictions(address: [UInt8], reason: String) {
         #expect(AddressPolicy.restriction(of: address) == reason)
@@ -42,6 +44,10 @@ struct AddressGuardTests {
         #expect(AddressPolicy.restriction(of: Self.v6([0, 0, 0, 0, 0, 0xffff, 0x7f00, 1])) == "IPv4-mapped loopback")
         #expect(AddressPolicy.restriction(of: Self.v6([0, 0, 0, 0, 0, 0xffff, 0x0a00, 1])) == "IPv4-mapped private")
         #expect(AddressPolicy.restriction(of: Self.v6([0x64, 0xff9b, 0, 0, 0, 0, 0xc0a8, 1])) == "NAT64 private")
+        #expect(AddressPolicy.restriction(of: Self.v6([0, 0, 0, 0, 0, 0, 0x7f00, 1])) == "IPv4-compatible loopback")
+        #expect(AddressPolicy.restriction(of: Self.v6([0x2002, 0x0a00, 0x0001, 0, 0, 0, 0, 1])) == "6to4 private")
+        #expect(AddressPolicy.restriction(of: Self.v6([0x2002, 0x0808, 0x0808, 0, 0, 0, 0, 1])) == nil)
+        #expect(AddressPolicy.restriction(of: Self.v6([0x64, 0xff9b, 1, 0, 0, 0, 0x0808, 0x0808])) == "local-use NAT64")
         #expect(AddressPolicy.restriction(of: Self.v6([0, 0, 0, 0, 0, 0xffff, 0x0808, 0x0808])) == nil)
         #expect(AddressPolicy.restriction(of: Self.v6([0x2001, 0x4860, 0x4860, 0, 0, 0, 0, 0x8888])) == nil)
     }

@@ -53,3 +53,18 @@ import Testing
         #expect(fill("[%-5@]", ["ab"]) == "[ab   ]")
     }
 }
+
+@Suite struct FormatStringBoundsTests {
+    @Test func hugeWidthsAndPrecisionsAreCapped() {
+        let filled = FormatString.fill("%999999@|%.999999f", arguments: ["x", "1"])
+        let parts = filled.text.split(separator: "|")
+        #expect(parts[0].count == FormatString.maxFieldWidth)
+        #expect(parts[1].count <= FormatString.maxFieldWidth + 2)
+    }
+
+    @Test func aHostileFormatCannotGrowTheTextWithoutEnd() {
+        let format = String(repeating: "%256@", count: 100_000)
+        let filled = FormatString.fill(format, arguments: [])
+        #expect(filled.text.unicodeScalars.count == FormatString.maxOutputScalars)
+    }
+}

@@ -108,8 +108,9 @@ enum ContentEncoding {
     /// starts with a 2-byte padding length followed by that many zero bytes. The last record is
     /// always shorter than a full one, so a body of whole records has lost its end.
     static func openAESGCM(_ body: [UInt8], recordSize: Int, key: SymmetricKey, nonce base: [UInt8]) throws(DecryptError) -> [UInt8] {
-        guard recordSize > 2 else {
-            throw .malformed("the aesgcm record size is \(recordSize); it must be more than 2")
+        // Bounded above too: `rs` comes from the sender, and `rs + 16` must not overflow.
+        guard recordSize > 2, recordSize <= 1 << 24 else {
+            throw .malformed("the aesgcm record size is \(recordSize); it must be more than 2 and at most 16777216")
         }
         let chunk = recordSize + 16
         guard body.count % chunk != 0 else {

@@ -15,13 +15,18 @@ struct AttachmentNaming {
 
     /// A unique identifier built on `base`: `image`, then `image-2`, `image-3`, …
     mutating func uniqueIdentifier(_ base: String) -> String {
-        var candidate = base
+        // Made safe first: `safeFileName` cuts names at 64 characters, so a suffix added to a
+        // long name before that would be cut off again and the search would never end.
+        let stem = safeFileName(base)
+        if taken.insert(stem.lowercased()).inserted { return base }
+        var candidate = stem
         var number = 1
-        while taken.contains(safeFileName(candidate).lowercased()) {
+        while taken.contains(candidate.lowercased()) {
             number += 1
-            candidate = "\(base)-\(number)"
+            let suffix = "-\(number)"
+            candidate = String(stem.prefix(64 - suffix.count)) + suffix
         }
-        taken.insert(safeFileName(candidate).lowercased())
+        taken.insert(candidate.lowercased())
         return candidate
     }
 

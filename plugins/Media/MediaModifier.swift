@@ -27,6 +27,9 @@ public struct MediaModifier: Modifier {
     public static let defaultMaxAttachments = 10
 
     public var name: String { "media" }
+
+    /// It reads the payload and then awaits its transfers, which run on libcurl's own thread.
+    public var neverBlocks: Bool { true }
     /// The key paths searched for URLs.
     public var keys: [String] {
         didSet { locator = MediaLocator(keys: keys) }
@@ -87,22 +90,17 @@ public struct MediaModifier: Modifier {
         }
 
         let outcomes = await download(planned, into: directory, deadline: context.deadline)
-        var timedOut = false
         for outcome in outcomes {
             switch outcome {
             case .attached(let attachment):
                 content.attachments.append(attachment)
-            case .rejected(let rejection, let expired):
-                timedOut = timedOut || expired
+            case .rejected(let rejection, _):
+                // Transfers cut by the deadline are rejected too; the pipeline treats a chain
+                // that ends past its deadline as late and answers with its fallback.
                 context.reject(rejection)
             case .cancelled:
                 return
             }
-        }
-        // The transfers ended because the notification's deadline passed: the pipeline answers
-        // with its fallback now, so leave it the answer rather than race it with a partial one.
-        if timedOut, context.remaining <= .zero {
-            try? await Task.sleep(for: .milliseconds(500))
         }
     }
 

@@ -22,6 +22,15 @@ public enum FormatString {
     /// What a specifier with no argument shows.
     public static let missingArgument = "(null)"
 
+    /// The widest field and the longest precision honoured. A format string can come from the
+    /// sender (a `loc-key` missing from the strings is shown as itself), so `%999999@` must not
+    /// cost a megabyte.
+    public static let maxFieldWidth = 256
+
+    /// The most characters a filled-in text may reach; filling stops there. No notification
+    /// shows more, and a hostile format cannot grow it without end.
+    public static let maxOutputScalars = 16_384
+
     /// Fills `format` with `arguments`.
     public static func fill(_ format: String, arguments: [String]) -> Filled {
         let scalars = Array(format.unicodeScalars)
@@ -29,21 +38,26 @@ public enum FormatString {
         var index = 0
         var nextSequential = 0
         var needed = 0
-        while index < scalars.count {
+        // Counted as it grows: a String.UnicodeScalarView counts itself by walking.
+        var written = 0
+        while index < scalars.count, written < maxOutputScalars {
             let scalar = scalars[index]
             guard scalar == "%" else {
                 output.append(scalar)
+                written += 1
                 index += 1
                 continue
             }
             guard let spec = Specifier.parse(scalars, from: index + 1) else {
                 output.append(scalar)
+                written += 1
                 index += 1
                 continue
             }
             index = spec.end
             if spec.conversion == "%" {
                 output.append("%")
+                written += 1
                 continue
             }
             let position: Int
@@ -55,9 +69,11 @@ public enum FormatString {
             }
             needed = max(needed, position + 1)
             let argument = arguments.indices.contains(position) ? arguments[position] : nil
-            output.append(contentsOf: spec.render(argument).unicodeScalars)
+            let rendered = spec.render(argument).unicodeScalars
+            output.append(contentsOf: rendered)
+            written += rendered.count
         }
-        return Filled(text: String(output), argumentsNeeded: needed)
+        return Filled(text: String(String(output).unicodeScalars.prefix(maxOutputScalars)), argumentsNeeded: needed)
     }
 }
 
@@ -104,11 +120,11 @@ private struct Specifier {
             flags.unicodeScalars.append(scalars[index])
             index += 1
         }
-        let width = number()
+        let width = number().map { min($0, FormatString.maxFieldWidth) }
         var precision: Int?
         if index < scalars.count, scalars[index] == "." {
             index += 1
-            precision = number() ?? 0
+            precision = min(number() ?? 0, FormatString.maxFieldWidth)
         }
         while index < scalars.count, lengthCharacters.contains(scalars[index]) { index += 1 }
         guard index < scalars.count, conversions.contains(scalars[index]), scalars[index] != "%" else { return nil }

@@ -130,35 +130,28 @@ public struct ConfigValue: Sendable {
 
 /// Parses `30s`, `250ms`, `1.5s`, `2m`, `1h` or a bare number of seconds.
 public func parseDuration(_ text: String) -> Duration? {
-    let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
     let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
-    var number = Substring(trimmed)
-    var scale = 1.0
-    for (suffix, factor) in units where trimmed.hasSuffix(suffix) {
-        number = trimmed.dropLast(suffix.count)
-        scale = factor
-        break
-    }
-    guard let value = Double(number.trimmingCharacters(in: .whitespaces)), value >= 0, value.isFinite else { return nil }
-    return .nanoseconds(Int64(value * scale * 1e9))
+    // Below about 31 years: beyond it the nanoseconds no longer fit.
+    guard let seconds = parseQuantity(text.lowercased(), units: units), seconds < 1e9 else { return nil }
+    return .nanoseconds(Int64(seconds * 1e9))
 }
 
 /// Parses `5MB`, `512KB`, `1GB` (powers of 1000), `5MiB`, `512KiB` (powers of 1024), `100B` or a bare byte count.
 public func parseByteSize(_ text: String) -> Int64? {
-    let trimmed = text.trimmingCharacters(in: .whitespaces)
     let units: [(String, Double)] = [
         ("KiB", 1024), ("MiB", 1024 * 1024), ("GiB", 1024 * 1024 * 1024),
         ("KB", 1e3), ("MB", 1e6), ("GB", 1e9), ("kB", 1e3), ("B", 1),
     ]
-    var number = Substring(trimmed)
-    var scale = 1.0
-    for (suffix, factor) in units where trimmed.hasSuffix(suffix) {
-        number = trimmed.dropLast(suffix.count)
-        scale = factor
-        break
-    }
-    guard let value = Double(number.trimmingCharacters(in: .whitespaces)), value >= 0, value.isFinite else { return nil }
-    let bytes = (value * scale).rounded()
-    guard bytes < 1e18 else { return nil }
+    guard let bytes = parseQuantity(text, units: units)?.rounded(), bytes < 1e18 else { return nil }
     return Int64(bytes)
+}
+
+/// A non-negative number with an optional unit suffix (the first of `units` that matches),
+/// scaled by that unit's factor.
+func parseQuantity(_ text: String, units: [(suffix: String, factor: Double)]) -> Double? {
+    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    let unit = units.first { trimmed.hasSuffix($0.suffix) }
+    let number = trimmed.dropLast(unit?.suffix.count ?? 0).trimmingCharacters(in: .whitespaces)
+    guard let value = Double(number), value >= 0, value.isFinite else { return nil }
+    return value * (unit?.factor ?? 1)
 }
