@@ -116,13 +116,19 @@ public struct NotificationContent: Sendable, Hashable {
     }
 
     /// True when the alert has something to show: iOS runs the extension only then.
-    public var hasAlertText: Bool {
+    public var hasAlertText: Bool { Self.hasAlertText(alert) }
+
+    /// The alert members that count as something to show.
+    static let alertTextKeys = ["title", "subtitle", "body", "title-loc-key", "subtitle-loc-key", "loc-key"]
+
+    /// True when an `aps.alert` value has something to show.
+    static func hasAlertText(_ alert: JSON?) -> Bool {
         switch alert {
         case .string(let text)?: return !text.isEmpty
         case .object(let object)?:
-            return ["title", "subtitle", "body", "title-loc-key", "subtitle-loc-key", "loc-key"].contains { key in
-                if case .string(let text)? = object[key] { return !text.isEmpty }
-                return false
+            return object.members.contains { member in
+                guard case .string(let text) = member.value, !text.isEmpty else { return false }
+                return alertTextKeys.contains(member.key)
             }
         default: return false
         }

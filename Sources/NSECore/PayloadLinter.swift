@@ -41,8 +41,8 @@ public enum PayloadLinter {
         lintMutableContent(aps, into: &warnings)
         lintAlert(aps, into: &warnings)
         lintValueTypes(aps, into: &warnings)
-        for key in aps.keys where !apsKeys.contains(key) {
-            warnings.append("aps.\(key) is not a key APNs defines; custom data belongs outside aps")
+        for member in aps.members where !apsKeys.contains(member.key) {
+            warnings.append("aps.\(member.key) is not a key APNs defines; custom data belongs outside aps")
         }
         return warnings
     }
@@ -63,25 +63,30 @@ public enum PayloadLinter {
         }
     }
 
+    /// Alert members that must be strings, and the `*-loc-args` arrays; made once, not per call.
+    static let alertStringKeys = ["title", "subtitle", "body", "launch-image", "title-loc-key", "subtitle-loc-key", "loc-key"]
+    static let alertArgumentKeys = ["title-loc-args", "subtitle-loc-args", "loc-args"]
+    static let apsStringKeys = ["category", "thread-id", "target-content-id", "filter-criteria"]
+
     static func lintAlert(_ aps: JSONObject, into warnings: inout [String]) {
-        let content = NotificationContent(payload: ["aps": .object(aps)])
-        let mutable = content.isMutable
-        switch aps["alert"] {
+        let mutable = aps["mutable-content"]?.numberValue?.intValue == 1
+        let alertValue = aps["alert"]
+        switch alertValue {
         case nil:
             if mutable {
                 warnings.append("aps has mutable-content but no alert; iOS runs the extension only for notifications that show an alert")
             }
         case .string?, .object?:
-            if case .object(let alert)? = aps["alert"] {
-                for key in alert.keys where !alertKeys.contains(key) {
-                    warnings.append("aps.alert.\(key) is not a key APNs defines for an alert")
+            if case .object(let alert)? = alertValue {
+                for member in alert.members where !alertKeys.contains(member.key) {
+                    warnings.append("aps.alert.\(member.key) is not a key APNs defines for an alert")
                 }
-                for key in ["title", "subtitle", "body", "launch-image", "title-loc-key", "subtitle-loc-key", "loc-key"] {
+                for key in alertStringKeys {
                     if let value = alert[key], value.stringValue == nil, !value.isNull {
                         warnings.append("aps.alert.\(key) is \(value.typeDescription); it must be a string")
                     }
                 }
-                for key in ["title-loc-args", "subtitle-loc-args", "loc-args"] {
+                for key in alertArgumentKeys {
                     guard let value = alert[key] else { continue }
                     if let array = value.arrayValue {
                         if array.contains(where: { $0.stringValue == nil }) {
@@ -96,7 +101,7 @@ public enum PayloadLinter {
                     }
                 }
             }
-            if mutable && !content.hasAlertText {
+            if mutable && !NotificationContent.hasAlertText(alertValue) {
                 warnings.append("aps.alert has no title, subtitle or body text; iOS will not run the extension")
             }
         case let other?:
@@ -133,7 +138,7 @@ public enum PayloadLinter {
         if let available = aps["content-available"], available.numberValue == nil {
             warnings.append("aps.content-available is \(describe(available)); APNs expects the number 1")
         }
-        for key in ["category", "thread-id", "target-content-id", "filter-criteria"] {
+        for key in apsStringKeys {
             if let value = aps[key], value.stringValue == nil {
                 warnings.append("aps.\(key) is \(describe(value)); it must be a string")
             }
