@@ -35,33 +35,54 @@ extension Modifier {
 /// What a modifier may use besides the content: the request as it arrived, the deadline,
 /// this notification's scratch directory, a logger, and the process's shared services.
 public struct ModifierContext: Sendable {
+    /// Everything in one object: a context is handed to every step and copied as it goes, and
+    /// one reference is cheaper to copy than seven.
+    private final class Storage: Sendable {
+        let request: NotificationRequest
+        let deadline: ContinuousClock.Instant
+        let baseLogger: Logger
+        let services: Services
+        let scratch: ScratchDirectory
+        let diagnostics: Diagnostics
+
+        init(
+            request: NotificationRequest, deadline: ContinuousClock.Instant, baseLogger: Logger,
+            services: Services, scratch: ScratchDirectory, diagnostics: Diagnostics
+        ) {
+            self.request = request
+            self.deadline = deadline
+            self.baseLogger = baseLogger
+            self.services = services
+            self.scratch = scratch
+            self.diagnostics = diagnostics
+        }
+    }
+
+    private let storage: Storage
+
     /// The request as it arrived, before any step ran.
-    public let request: NotificationRequest
+    public var request: NotificationRequest { storage.request }
     /// When the content must be delivered.
-    public let deadline: ContinuousClock.Instant
+    public var deadline: ContinuousClock.Instant { storage.deadline }
     /// A logger carrying the notification's id.
     public var logger: Logger {
-        var logger = baseLogger
-        logger[metadataKey: "notification"] = "\(request.id)"
+        // The id is added on use: most notifications log nothing, and metadata costs an allocation.
+        var logger = storage.baseLogger
+        logger[metadataKey: "notification"] = "\(storage.request.id)"
         return logger
     }
-    // The id is added on use: most notifications log nothing, and metadata costs an allocation.
-    let baseLogger: Logger
     /// Shared services (a downloader, a sniffer, a key store), looked up by key.
-    public let services: Services
-    let scratch: ScratchDirectory
-    let diagnostics: Diagnostics
+    public var services: Services { storage.services }
+    var scratch: ScratchDirectory { storage.scratch }
+    var diagnostics: Diagnostics { storage.diagnostics }
 
     init(
         request: NotificationRequest, deadline: ContinuousClock.Instant, logger: Logger,
         services: Services, scratch: ScratchDirectory, diagnostics: Diagnostics
     ) {
-        self.request = request
-        self.deadline = deadline
-        self.baseLogger = logger
-        self.services = services
-        self.scratch = scratch
-        self.diagnostics = diagnostics
+        storage = Storage(
+            request: request, deadline: deadline, baseLogger: logger, services: services, scratch: scratch,
+            diagnostics: diagnostics)
     }
 
     /// The time left until the deadline (zero or negative once it has passed).
