@@ -147,17 +147,10 @@ public func minifiedJSON(_ bytes: some Collection<UInt8>) -> [UInt8] {
 }
 
 private func minified(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
-    // Most payloads arrive compact: find that out with a scan and copy them whole.
-    guard let firstSpace = firstWhitespaceOutsideStrings(bytes) else { return Array(bytes) }
+    // Runs of bytes between whitespace are copied whole; a compact payload, the usual case,
+    // is one run.
     var output: [UInt8] = []
-    output.reserveCapacity(bytes.count)
-    output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<firstSpace]))
-    appendMinified(UnsafeBufferPointer(rebasing: bytes[firstSpace...]), to: &output)
-    return output
-}
-
-/// The offset of the first whitespace byte between tokens, if any.
-private func firstWhitespaceOutsideStrings(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    var runStart = 0
     var inString = false
     var escaped = false
     for (offset, byte) in bytes.enumerated() {
@@ -172,36 +165,15 @@ private func firstWhitespaceOutsideStrings(_ bytes: UnsafeBufferPointer<UInt8>) 
             continue
         }
         switch byte {
-        case 0x20, 0x09, 0x0A, 0x0D: return offset
+        case 0x20, 0x09, 0x0A, 0x0D:
+            if output.isEmpty { output.reserveCapacity(bytes.count) }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<offset]))
+            runStart = offset + 1
         case UInt8(ascii: "\""): inString = true
         default: break
         }
     }
-    return nil
-}
-
-/// Minifies `bytes`, which start between tokens, onto `output`.
-private func appendMinified(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
-    var inString = false
-    var escaped = false
-    for byte in bytes {
-        if inString {
-            output.append(byte)
-            if escaped {
-                escaped = false
-            } else if byte == UInt8(ascii: "\\") {
-                escaped = true
-            } else if byte == UInt8(ascii: "\"") {
-                inString = false
-            }
-            continue
-        }
-        switch byte {
-        case 0x20, 0x09, 0x0A, 0x0D: continue
-        case UInt8(ascii: "\""):
-            inString = true
-            output.append(byte)
-        default: output.append(byte)
-        }
-    }
+    if runStart == 0 { return Array(bytes) }
+    output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+    return output
 }

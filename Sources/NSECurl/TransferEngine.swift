@@ -1,3 +1,4 @@
+import NSECore
 import CCurl
 import Synchronization
 #if canImport(Glibc)
@@ -24,7 +25,7 @@ final class TransferEngine: @unchecked Sendable {
     private let workDirectory: String
     private let settings: TransferSettings
     private let inbox = Mutex<(commands: [Command], open: Bool)>(([], true))
-    private var thread: EngineThread?
+    private var thread: JoinableThread?
 
     // Engine thread only.
     private var transfers: [UnsafeMutableRawPointer: Transfer] = [:]
@@ -49,7 +50,7 @@ final class TransferEngine: @unchecked Sendable {
             maxPrefixLength: max(configuration.classifyPrefixLength, 64 * 1024))
         cache = ResponseCache(configuration: configuration.cache)
         multi.set(CURLMOPT_MAX_TOTAL_CONNECTIONS, max(1, configuration.maxConcurrentTransfers))
-        guard let thread = EngineThread({ [self] in run() }) else {
+        guard let thread = JoinableThread({ [self] in run() }) else {
             throw DownloadError(.transport, "Could not start the download thread.", url: "")
         }
         self.thread = thread

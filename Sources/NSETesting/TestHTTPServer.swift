@@ -1,3 +1,4 @@
+import NSECore
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -18,7 +19,7 @@ public final class TestHTTPServer: Sendable {
         var bodyBytes: [String: Int] = [:]
         var listener: Int32 = -1
         var clients: Set<Int32> = []
-        var threads: [ServerThread] = []
+        var threads: [JoinableThread] = []
         var stopping = false
         var port = 0
     }
@@ -86,7 +87,7 @@ public final class TestHTTPServer: Sendable {
             $0.listener = fd
             $0.port = port
         }
-        guard let thread = ServerThread({ [self] in acceptLoop(fd) }) else {
+        guard let thread = JoinableThread({ [self] in acceptLoop(fd) }) else {
             close(fd)
             throw ServerError("thread", errno)
         }
@@ -103,7 +104,7 @@ public final class TestHTTPServer: Sendable {
         if listener >= 0 { shutdown(listener, Int32(SHUT_RDWR)) }
         for client in clients { shutdown(client, Int32(SHUT_RDWR)) }
         // Connection threads may start while we join; loop until none is left.
-        while let threads = state.withLock({ s -> [ServerThread]? in
+        while let threads = state.withLock({ s -> [JoinableThread]? in
             defer { s.threads.removeAll() }
             return s.threads.isEmpty ? nil : s.threads
         }) {
@@ -137,7 +138,7 @@ public final class TestHTTPServer: Sendable {
                 close(client)
                 break
             }
-            guard let thread = ServerThread({ [self] in serve(client) }) else {
+            guard let thread = JoinableThread({ [self] in serve(client) }) else {
                 state.withLock { _ = $0.clients.remove(client) }
                 close(client)
                 continue

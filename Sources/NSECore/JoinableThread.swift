@@ -4,15 +4,16 @@ import Glibc
 import Darwin
 #endif
 
-/// A plain POSIX thread running one closure, joined on request.
-final class EngineThread: @unchecked Sendable {
+/// A plain POSIX thread running one closure, joined on request: the download engine and the
+/// test server each run their loop on one, and must know when it has ended.
+package final class JoinableThread: @unchecked Sendable {
     private var thread: pthread_t?
     private final class Body {
         let run: @Sendable () -> Void
         init(_ run: @escaping @Sendable () -> Void) { self.run = run }
     }
 
-    init?(_ run: @escaping @Sendable () -> Void) {
+    package init?(_ run: @escaping @Sendable () -> Void) {
         let body = Unmanaged.passRetained(Body(run)).toOpaque()
         #if canImport(Glibc)
         var handle = pthread_t()
@@ -31,7 +32,7 @@ final class EngineThread: @unchecked Sendable {
     }
 
     /// Waits for the closure to return. Call once, from another thread.
-    func join() {
+    package func join() {
         guard let thread else { return }
         self.thread = nil
         pthread_join(thread, nil)
