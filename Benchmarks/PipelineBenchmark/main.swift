@@ -94,7 +94,8 @@ let count = argument("--count", default: 100_000)
 let inFlight = argument("--in-flight", default: 64)
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nse-bench-\(getpid())")
 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-defer { try? FileManager.default.removeItem(at: folder) }
+// Removed explicitly: a top-level `defer` does not run when the program ends through exit().
+func removeWorkFolder() { try? FileManager.default.removeItem(at: folder) }
 
 // The input: varied payloads with a message id too large for a Double.
 let input = folder.appendingPathComponent("payloads.jsonl")
@@ -122,7 +123,10 @@ let nseRate = Double(count) / seconds(nseTime)
 print(String(format: "nse: %.2f s, %.0f payloads/s, %.1f µs CPU a payload, exact ids %d/%d",
              seconds(nseTime), nseRate, nseCPU / Double(count) * 1e6, exactIDs(Data(nseBytes)), count))
 
-if CommandLine.arguments.contains("--no-jq") { exit(0) }
+if CommandLine.arguments.contains("--no-jq") {
+    removeWorkFolder()
+    exit(0)
+}
 
 // jq on the same file.
 let jqOutput = folder.appendingPathComponent("jq.jsonl")
@@ -144,3 +148,4 @@ do {
 } catch {
     print("jq: not run (\(error)); install it with apt-get install -y jq")
 }
+removeWorkFolder()

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NSECore
+import NSEPlugins
 
 extension NSE {
     struct Run: AsyncParsableCommand {
@@ -42,6 +43,8 @@ extension NSE {
                 }
                 write(await pipeline.process(request))
             }
+            // The media step's downloaders keep a work folder until they are shut down.
+            SharedPluginResources.release()
             if failed { throw ExitCode(1) }
         }
 

@@ -31,3 +31,12 @@ public enum DefaultPipeline {
         try PipelineLoader(registry: registry).load(text: yaml, baseDirectory: baseDirectory)
     }
 }
+
+/// What the standard plugins share across pipelines and notifications.
+public enum SharedPluginResources {
+    /// Releases it (the media step's downloaders and their work folders). Call before the
+    /// process exits; a pipeline used afterwards makes them again.
+    public static func release() {
+        MediaDownloaders.shutdownAll()
+    }
+}

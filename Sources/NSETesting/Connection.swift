@@ -48,7 +48,7 @@ struct Connection {
             return head(status, ["Content-Type": type, "Content-Length": "\(bytes.count)"]) && body(bytes, path)
 
         case .file(let file, let type):
-            guard let bytes = Self.read(file) else { return respond(.notFoundHTML, path: path) }
+            guard let bytes = readFileBytes(file) else { return respond(.notFoundHTML, path: path) }
             return head(200, ["Content-Type": type, "Content-Length": "\(bytes.count)"]) && body(bytes, path)
 
         case .drip(let total, let chunk, let every, let type, let declared):
@@ -142,19 +142,6 @@ struct Connection {
         var time = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
         var left = timespec()
         while nanosleep(&time, &left) != 0 && errno == EINTR { time = left }
-    }
-
-    private static func read(_ path: String) -> [UInt8]? {
-        guard let file = fopen(path, "rb") else { return nil }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = fread(&chunk, 1, chunk.count, file)
-            if count == 0 { break }
-            bytes += chunk[..<count]
-        }
-        return bytes
     }
 
     private static func reason(_ status: Int) -> String {

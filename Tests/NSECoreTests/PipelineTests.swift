@@ -1,3 +1,4 @@
+import Foundation
 import NSECore
 import Synchronization
 import Testing
@@ -227,6 +228,7 @@ struct PipelineTests {
     @Test("scratch directories are per notification and made on demand")
     func scratch() async throws {
         let root = "/tmp/nse-tests-\(UInt32.random(in: 0...UInt32.max))"
+        defer { try? FileManager.default.removeItem(atPath: root) }
         let paths = Mutex<[String]>([])
         let pipeline = Pipeline(
             steps: [.init(ClosureModifier("files") { _, context in

@@ -38,18 +38,7 @@ final class ScratchDirectory: Sendable {
 
 func fileExists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
-func fileBytes(_ path: String) -> [UInt8] {
-    guard let file = fopen(path, "rb") else { return [] }
-    defer { fclose(file) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-    while true {
-        let count = fread(&chunk, 1, chunk.count, file)
-        if count == 0 { break }
-        bytes += chunk[..<count]
-    }
-    return bytes
-}
+func fileBytes(_ path: String) -> [UInt8] { readFileBytes(path) ?? [] }
 
 /// A started server, a downloader that may reach loopback, and a scratch directory.
 struct Fixture {

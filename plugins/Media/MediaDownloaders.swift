@@ -19,4 +19,15 @@ public enum MediaDownloaders {
             return made
         }
     }
+
+    /// Shuts down every shared downloader (transfers still running fail as cancelled) and
+    /// removes their work folders; the next ``shared(allowPrivateNetwork:)`` makes a new one.
+    /// For a process about to exit: the shared downloaders are never released otherwise.
+    public static func shutdownAll() {
+        let all = downloaders.withLock { all in
+            defer { all = [:] }
+            return Array(all.values)
+        }
+        for downloader in all { downloader.shutdown() }
+    }
 }
