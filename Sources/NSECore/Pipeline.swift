@@ -74,7 +74,7 @@ public struct Pipeline: Sendable {
         var warnings = PayloadLinter.lint(request.payload, byteCount: byteCount)
 
         // The gate: iOS runs an extension only for mutable-content 1 with something to show.
-        if let skipReason = Self.skipReason(original) {
+        if let skipReason = Self.gateDecision(original) {
             var result = NotificationResult(
                 id: request.id, outcome: .skipped, reason: skipReason, content: original,
                 steps: steps.map { .init(name: $0.modifier.name, status: .notRun) },
@@ -163,10 +163,6 @@ public struct Pipeline: Sendable {
 
     /// Why iOS would not run an extension for this content (`not-mutable`, `no-alert`), or `nil` if it would.
     public static func gateDecision(_ content: NotificationContent) -> String? {
-        skipReason(content)
-    }
-
-    static func skipReason(_ content: NotificationContent) -> String? {
         if !content.isMutable { return "not-mutable" }
         if !content.hasAlertText { return "no-alert" }
         return nil
