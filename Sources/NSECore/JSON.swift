@@ -98,11 +98,6 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
         }
     }
 
-    /// Appends a member without looking for an existing one (the parser's path).
-    mutating func appendUnchecked(key: String, value: JSON) {
-        members.append(Member(key: key, value: value))
-    }
-
     /// Names that occur more than once.
     public var repeatedKeys: [String] {
         guard members.count > 1 else { return [] }

@@ -26,31 +26,52 @@ public struct JSONLimits: Sendable, Hashable {
 extension JSON {
     /// Parses one JSON text (RFC 8259), keeping member order and number literals.
     public init(parsing bytes: some Collection<UInt8>, limits: JSONLimits = JSONLimits()) throws(JSONParseError) {
-        let result: Result<JSON, JSONParseError>
-        if let direct = bytes.withContiguousStorageIfAvailable({ JSONReader.parse($0, limits: limits) }) {
-            result = direct
-        } else {
-            result = Array(bytes).withUnsafeBufferPointer { JSONReader.parse($0, limits: limits) }
-        }
-        self = try result.get()
+        self = try JSONReader.parse(bytes, limits: limits).value
     }
 
     /// Parses one JSON text from a string.
     public init(parsing text: String, limits: JSONLimits = JSONLimits()) throws(JSONParseError) {
         var text = text
         let result = text.withUTF8 { JSONReader.parse($0, limits: limits) }
-        self = try result.get()
+        self = try result.get().value
     }
 }
 
 /// A recursive-descent reader over UTF-8 bytes, bounded in depth and size.
 struct JSONReader {
+    /// A parsed value, and whether its text had whitespace between tokens (if not, the text is
+    /// already its own minified form).
+    struct Parsed {
+        var value: JSON
+        var hadWhitespace: Bool
+    }
+
     let bytes: UnsafeBufferPointer<UInt8>
     let limits: JSONLimits
     var index = 0
     var depth = 0
+    var sawWhitespace = false
+    /// The members and elements of the containers being read, innermost last. Each container
+    /// is built from its own part once it closes, so its array is allocated once, at its size.
+    var pendingMembers: [JSONObject.Member] = []
+    var pendingElements: [JSON] = []
 
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, limits: JSONLimits) -> Result<JSON, JSONParseError> {
+    init(bytes: UnsafeBufferPointer<UInt8>, limits: JSONLimits) {
+        self.bytes = bytes
+        self.limits = limits
+    }
+
+    static func parse(_ bytes: some Collection<UInt8>, limits: JSONLimits) throws(JSONParseError) -> Parsed {
+        let result: Result<Parsed, JSONParseError>
+        if let direct = bytes.withContiguousStorageIfAvailable({ parse($0, limits: limits) }) {
+            result = direct
+        } else {
+            result = Array(bytes).withUnsafeBufferPointer { parse($0, limits: limits) }
+        }
+        return try result.get()
+    }
+
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, limits: JSONLimits) -> Result<Parsed, JSONParseError> {
         var reader = JSONReader(bytes: bytes, limits: limits)
         do throws(JSONParseError) {
             if bytes.count > limits.maxBytes {
@@ -67,7 +88,7 @@ struct JSONReader {
             if reader.index < bytes.count {
                 throw reader.error("unexpected \(reader.describe(bytes[reader.index])) after the end of the JSON value")
             }
-            return .success(value)
+            return .success(Parsed(value: value, hadWhitespace: reader.sawWhitespace))
         } catch {
             return .failure(error)
         }
@@ -92,13 +113,15 @@ struct JSONReader {
     mutating func readObject() throws(JSONParseError) -> JSON {
         try enterContainer()
         index += 1
-        var object = JSONObject()
         skipWhitespace()
         if peek(UInt8(ascii: "}")) {
             index += 1
             depth -= 1
-            return .object(object)
+            return .object(JSONObject())
         }
+        // Room for a usual payload's members at once, instead of growing a step at a time.
+        if pendingMembers.capacity == 0 { pendingMembers.reserveCapacity(32) }
+        let base = pendingMembers.count
         while true {
             skipWhitespace()
             guard index < bytes.count else { throw error("the input ends inside an object") }
@@ -113,7 +136,7 @@ struct JSONReader {
             index += 1
             skipWhitespace()
             let value = try readValue()
-            object.appendUnchecked(key: key, value: value)
+            pendingMembers.append(JSONObject.Member(key: key, value: value))
             skipWhitespace()
             guard index < bytes.count else { throw error("the input ends inside an object") }
             switch bytes[index] {
@@ -121,7 +144,9 @@ struct JSONReader {
             case UInt8(ascii: "}"):
                 index += 1
                 depth -= 1
-                return .object(object)
+                let members = Array(pendingMembers[base...])
+                pendingMembers.removeSubrange(base...)
+                return .object(JSONObject(members: members))
             default: throw error("expected ',' or '}' in an object, found \(describe(bytes[index]))")
             }
         }
@@ -130,16 +155,18 @@ struct JSONReader {
     mutating func readArray() throws(JSONParseError) -> JSON {
         try enterContainer()
         index += 1
-        var elements: [JSON] = []
         skipWhitespace()
         if peek(UInt8(ascii: "]")) {
             index += 1
             depth -= 1
-            return .array(elements)
+            return .array([])
         }
+        if pendingElements.capacity == 0 { pendingElements.reserveCapacity(16) }
+        let base = pendingElements.count
         while true {
             skipWhitespace()
-            elements.append(try readValue())
+            let element = try readValue()
+            pendingElements.append(element)
             skipWhitespace()
             guard index < bytes.count else { throw error("the input ends inside an array") }
             switch bytes[index] {
@@ -147,6 +174,8 @@ struct JSONReader {
             case UInt8(ascii: "]"):
                 index += 1
                 depth -= 1
+                let elements = Array(pendingElements[base...])
+                pendingElements.removeSubrange(base...)
                 return .array(elements)
             default: throw error("expected ',' or ']' in an array, found \(describe(bytes[index]))")
             }
@@ -316,7 +345,9 @@ struct JSONReader {
     mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
-            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            case 0x20, 0x09, 0x0A, 0x0D:
+                index += 1
+                sawWhitespace = true
             default: return
             }
         }

@@ -26,14 +26,15 @@ public struct NotificationRequest: Sendable {
         id: String, json bytes: some Collection<UInt8>, limits: JSONLimits = JSONLimits(),
         deadline: Duration? = nil, receivedAt: ContinuousClock.Instant = .now
     ) throws(JSONParseError) {
-        let value = try JSON(parsing: bytes, limits: limits)
-        guard case .object(let object) = value else {
+        let parsed = try JSONReader.parse(bytes, limits: limits)
+        guard case .object(let object) = parsed.value else {
             throw JSONParseError(
-                message: "the payload is \(value.typeDescription); a notification payload is a JSON object",
+                message: "the payload is \(parsed.value.typeDescription); a notification payload is a JSON object",
                 line: 1, column: 1, offset: 0)
         }
         self.init(id: id, payload: object, deadline: deadline, receivedAt: receivedAt)
-        self.originalText = minifiedJSON(bytes)
+        // Compact text, the usual case, is its own minified form.
+        self.originalText = parsed.hadWhitespace ? minifiedJSON(bytes) : Array(bytes)
     }
 
     /// The content before any step ran.
