@@ -1,4 +1,5 @@
 import Logging
+import Synchronization
 
 /// One step of the chain: code that changes a notification's content before it is shown, as
 /// `UNNotificationServiceExtension.didReceive(_:withContentHandler:)` does on the phone.
@@ -32,29 +33,48 @@ extension Modifier {
     public var neverBlocks: Bool { false }
 }
 
+/// A step that only computes (decrypting, rewriting text): its work is a plain function call.
+///
+/// The pipeline runs the synchronous steps at the head of a chain as plain calls on the
+/// caller's thread, before any task or clock is involved, and checks the deadline after each.
+/// The work must be brief: a step that is still computing when the deadline passes is not cut
+/// off, but what it produces arrives late and the fallback is delivered instead, as on the
+/// phone. Anything that waits (I/O, a lock held by others, a sleep) belongs in `modify`.
+public protocol SynchronousModifier: Modifier {
+    /// Changes the content, as `modify` does, without suspending.
+    func modifySynchronously(_ content: inout NotificationContent, context: ModifierContext) throws
+}
+
+extension SynchronousModifier {
+    public func modify(_ content: inout NotificationContent, context: ModifierContext) async throws {
+        try modifySynchronously(&content, context: context)
+    }
+
+    public var neverBlocks: Bool { true }
+}
+
 /// What a modifier may use besides the content: the request as it arrived, the deadline,
 /// this notification's scratch directory, a logger, and the process's shared services.
 public struct ModifierContext: Sendable {
     /// Everything in one object: a context is handed to every step and copied as it goes, and
-    /// one reference is cheaper to copy than seven.
+    /// one reference is cheaper to copy (and one allocation cheaper to make) than seven.
     private final class Storage: Sendable {
         let request: NotificationRequest
         let deadline: ContinuousClock.Instant
         let baseLogger: Logger
         let services: Services
         let scratch: ScratchDirectory
-        let diagnostics: Diagnostics
+        let diagnostics = Mutex(Diagnostics())
 
         init(
             request: NotificationRequest, deadline: ContinuousClock.Instant, baseLogger: Logger,
-            services: Services, scratch: ScratchDirectory, diagnostics: Diagnostics
+            services: Services, scratch: ScratchDirectory
         ) {
             self.request = request
             self.deadline = deadline
             self.baseLogger = baseLogger
             self.services = services
             self.scratch = scratch
-            self.diagnostics = diagnostics
         }
     }
 
@@ -74,15 +94,14 @@ public struct ModifierContext: Sendable {
     /// Shared services (a downloader, a sniffer, a key store), looked up by key.
     public var services: Services { storage.services }
     var scratch: ScratchDirectory { storage.scratch }
-    var diagnostics: Diagnostics { storage.diagnostics }
+    /// The warnings and rejections the steps have reported so far.
+    var diagnostics: Diagnostics { storage.diagnostics.withLock { $0 } }
 
     init(
         request: NotificationRequest, deadline: ContinuousClock.Instant, logger: Logger,
-        services: Services, scratch: ScratchDirectory, diagnostics: Diagnostics
+        services: Services, scratch: ScratchDirectory
     ) {
-        storage = Storage(
-            request: request, deadline: deadline, baseLogger: logger, services: services, scratch: scratch,
-            diagnostics: diagnostics)
+        storage = Storage(request: request, deadline: deadline, baseLogger: logger, services: services, scratch: scratch)
     }
 
     /// The time left until the deadline (zero or negative once it has passed).
@@ -96,12 +115,12 @@ public struct ModifierContext: Sendable {
 
     /// Adds a warning to the result.
     public func warn(_ message: String) {
-        diagnostics.warn(message)
+        storage.diagnostics.withLock { $0.warnings.append(message) }
     }
 
     /// Records an attachment that was refused; the notification still goes out without it.
     public func reject(_ rejection: Rejection) {
-        diagnostics.reject(rejection)
+        storage.diagnostics.withLock { $0.rejected.append(rejection) }
     }
 
     /// A context for testing a modifier on its own, outside a pipeline.
@@ -114,14 +133,13 @@ public struct ModifierContext: Sendable {
     ) -> ModifierContext {
         ModifierContext(
             request: request, deadline: .now + deadline, logger: logger, services: services,
-            scratch: ScratchDirectory(root: scratchRoot ?? ScratchDirectory.defaultRoot, notificationID: request.id),
-            diagnostics: Diagnostics())
+            scratch: ScratchDirectory(root: scratchRoot ?? ScratchDirectory.defaultRoot, notificationID: request.id))
     }
 
     /// The warnings recorded so far (for tests of a single modifier).
-    public var warnings: [String] { diagnostics.snapshot().warnings }
+    public var warnings: [String] { diagnostics.warnings }
     /// The rejections recorded so far (for tests of a single modifier).
-    public var rejections: [Rejection] { diagnostics.snapshot().rejected }
+    public var rejections: [Rejection] { diagnostics.rejected }
 }
 
 /// A key for a shared service in `Services`.

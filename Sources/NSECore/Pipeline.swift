@@ -83,26 +83,37 @@ public struct Pipeline: Sendable {
             return result
         }
 
-        let diagnostics = Diagnostics()
         let context = ModifierContext(
             request: request, deadline: deadline, logger: logger, services: services,
-            scratch: ScratchDirectory(root: scratchRoot, notificationID: request.id), diagnostics: diagnostics)
-        let progress = Progress(content: original, steps: steps)
+            scratch: ScratchDirectory(root: scratchRoot, notificationID: request.id))
         let chain = Chain(steps: steps, validator: validator)
 
-        let startInline = steps.allSatisfy(\.modifier.neverBlocks)
-        var finished = await raceAgainstDeadline(deadline, startInline: startInline, onExpiry: { progress.freeze() }) {
-            await chain.run(original, context: context, progress: progress)
+        // The synchronous steps at the head of the chain run first, as plain calls: a chain of
+        // nothing else (decrypt, rewrite) needs no task and no clock.
+        let head = chain.runSynchronousHead(original, context: context, deadline: deadline)
+        var finished: Chain.Finished?
+        var late: Progress.Snapshot?
+        if let running = head.lateStep {
+            late = Progress.Snapshot(content: head.state.content, reports: head.state.reports, running: running)
+        } else if chain.isDone(head.state) {
+            finished = Chain.Finished(head.state, original: original)
+        } else {
+            let progress = Progress(head.state)
+            let startInline = steps[head.state.next...].allSatisfy(\.modifier.neverBlocks)
+            finished = await raceAgainstDeadline(deadline, startInline: startInline, onExpiry: { progress.freeze() }) {
+                await chain.run(from: head.state, original: original, context: context, progress: progress)
+            }
+            // A chain that ended after the deadline (its last step only noticed the time when
+            // its transfers were cut, a moment before the clock said so) is late all the same:
+            // the phone would have shown the fallback.
+            if let done = finished, done.finishedAt > deadline {
+                progress.freeze()
+                finished = nil
+            }
+            if finished == nil { late = progress.snapshot() }
         }
 
-        // A chain that ended after the deadline (its last step only noticed the time when its
-        // transfers were cut, a moment before the clock said so) is late all the same: the phone
-        // would have shown the fallback.
-        if let done = finished, done.finishedAt > deadline {
-            progress.freeze()
-            finished = nil
-        }
-        let collected = diagnostics.snapshot()
+        let collected = context.diagnostics
         warnings += collected.warnings
         var result: NotificationResult
         if let finished {
@@ -111,11 +122,12 @@ public struct Pipeline: Sendable {
                 content: finished.content, rejected: collected.rejected + finished.rejected, steps: finished.reports,
                 warnings: warnings + finished.warnings)
         } else {
-            result = await expired(request: request, original: original, context: context, progress: progress, warnings: warnings)
+            result = await expired(
+                request: request, original: original, context: context, snapshot: late!, warnings: warnings)
         }
         // Elapsed time runs to when the answer was decided, on whichever thread decided it, so a
         // caller whose own threads are busy does not make the pipeline look late.
-        let decidedAt = finished?.finishedAt ?? progress.snapshot().frozenAt ?? ContinuousClock.now
+        let decidedAt = finished?.finishedAt ?? late?.frozenAt ?? ContinuousClock.now
         if result.content == original {
             if result.outcome == .modified { result.outcome = .unchanged }
             result.originalText = request.originalText
@@ -127,18 +139,17 @@ public struct Pipeline: Sendable {
         return result
     }
 
-    /// The result when the deadline passed before the chain finished.
+    /// The result when the deadline passed before the chain finished: `snapshot` is how far it got.
     private func expired(
         request: NotificationRequest, original: NotificationContent, context: ModifierContext,
-        progress: Progress, warnings: [String]
+        snapshot: Progress.Snapshot, warnings: [String]
     ) async -> NotificationResult {
-        let snapshot = progress.snapshot()
         let now = ContinuousClock.now
         var reports = snapshot.reports
         if let running = snapshot.running {
             reports[running.index] = .init(name: steps[running.index].modifier.name, status: .timedOut, duration: now - running.start)
         }
-        let rejected = context.diagnostics.snapshot().rejected
+        let rejected = context.diagnostics.rejected
         var warnings = warnings
         var content = original
         if onTimeout == .bestAttempt {
@@ -181,11 +192,10 @@ final class Progress: Sendable {
 
     private let state: Mutex<(snapshot: Snapshot, frozen: Bool)>
 
-    init(content: NotificationContent, steps: [Pipeline.Step]) {
-        // Every step is listed from the start, so a deadline that passes before the chain even
-        // began still reports each step (as not run).
-        let reports = steps.map { NotificationResult.StepReport(name: $0.modifier.name, status: .notRun) }
-        state = Mutex((Snapshot(content: content, reports: reports, running: nil), false))
+    /// Starts from where the chain stands: every step is listed from the start, so a deadline
+    /// that passes before the chain even began still reports each step (as not run).
+    init(_ chain: Chain.State) {
+        state = Mutex((Snapshot(content: chain.content, reports: chain.reports, running: nil), false))
     }
 
     /// Called at the deadline: what a cancelled step does afterwards does not count.
@@ -222,6 +232,21 @@ final class Progress: Sendable {
 
 /// The steps and the system stage, run in order.
 struct Chain: Sendable {
+    /// Where a chain stands: the content so far, each step's report, the next step to run.
+    struct State: Sendable {
+        var content: NotificationContent
+        var reports: [NotificationResult.StepReport]
+        var next = 0
+        /// Set when a failed step's policy ends the chain with the original content.
+        var failureReason: String?
+    }
+
+    /// The synchronous head's outcome, and the step that was computing when the deadline passed.
+    struct Head {
+        var state: State
+        var lateStep: (index: Int, start: ContinuousClock.Instant)?
+    }
+
     struct Finished: Sendable {
         var content: NotificationContent
         var reports: [NotificationResult.StepReport]
@@ -233,49 +258,95 @@ struct Chain: Sendable {
 
         /// `modified` until `process` finds the content equal to the original.
         var outcome: NotificationResult.Outcome { failureReason == nil ? .modified : .fallback }
+
+        init(_ state: State, original: NotificationContent) {
+            content = state.failureReason == nil ? state.content : original
+            reports = state.reports
+            failureReason = state.failureReason
+        }
     }
 
     let steps: [Pipeline.Step]
     let validator: (any AttachmentValidator)?
 
-    func run(_ original: NotificationContent, context: ModifierContext, progress: Progress) async -> Finished {
-        var content = original
-        // The progress starts with the same list of not-run steps.
-        var reports = steps.map { NotificationResult.StepReport(name: $0.modifier.name, status: .notRun) }
-        for (index, step) in steps.enumerated() {
+    /// True when nothing is left to run: every step has run (or a failure ended the chain),
+    /// and there are no attachments to validate.
+    func isDone(_ state: State) -> Bool {
+        state.failureReason != nil
+            || (state.next == steps.count && (validator == nil || state.content.attachments.isEmpty))
+    }
+
+    /// Runs the `SynchronousModifier` steps at the head of the chain, on the caller's thread,
+    /// and stops at the first other step, or when the deadline has passed.
+    func runSynchronousHead(
+        _ original: NotificationContent, context: ModifierContext, deadline: ContinuousClock.Instant
+    ) -> Head {
+        // Every step is listed from the start, as not run.
+        var state = State(content: original, reports: steps.map { .init(name: $0.modifier.name, status: .notRun) })
+        while state.next < steps.count, state.failureReason == nil,
+              let modifier = steps[state.next].modifier as? any SynchronousModifier {
+            let start = ContinuousClock.now
+            var attempt = state.content
+            do {
+                try modifier.modifySynchronously(&attempt, context: context)
+                if ContinuousClock.now > deadline { return Head(state: state, lateStep: (state.next, start)) }
+                succeeded(&state, with: attempt, since: start)
+            } catch {
+                if ContinuousClock.now > deadline { return Head(state: state, lateStep: (state.next, start)) }
+                failed(&state, error: error, since: start, context: context)
+            }
+        }
+        return Head(state: state)
+    }
+
+    /// Runs the rest of the chain from `state`, then the validation.
+    func run(
+        from state: State, original: NotificationContent, context: ModifierContext, progress: Progress
+    ) async -> Finished {
+        var state = state
+        while state.next < steps.count, state.failureReason == nil {
             if Task.isCancelled { break }
+            let index = state.next
             let start = ContinuousClock.now
             progress.started(index, at: start)
-            var attempt = content
+            var attempt = state.content
             do {
-                try await step.modifier.modify(&attempt, context: context)
-                content = attempt
-                reports[index] = .init(name: step.modifier.name, status: .ok, duration: .now - start)
+                try await steps[index].modifier.modify(&attempt, context: context)
+                succeeded(&state, with: attempt, since: start)
             } catch {
                 // Cancelled at the deadline: the answer has gone already, with this step timed out.
                 if Task.isCancelled { break }
-                let message = String(describing: error)
-                reports[index] = .init(name: step.modifier.name, status: .failed, duration: .now - start, error: message)
-                context.logger.warning("step failed", metadata: ["step": "\(step.modifier.name)", "error": "\(message)"])
-                if step.onError == .original {
-                    progress.finished(index, report: reports[index], content: content)
-                    return Finished(
-                        content: original, reports: reports, failureReason: "step-failed:\(step.modifier.name)")
-                }
+                failed(&state, error: error, since: start, context: context)
             }
-            progress.finished(index, report: reports[index], content: content)
+            progress.finished(index, report: state.reports[index], content: state.content)
         }
-        var finished = Finished(content: content, reports: reports)
+        var finished = Finished(state, original: original)
         // After the deadline the answer is built from the progress, which validates what it
         // offers itself; validating here too would rename the same files under it.
-        if Task.isCancelled { return finished }
-        if let validator, !content.attachments.isEmpty {
-            let validation = await validator.validate(content.attachments, context: context)
+        if Task.isCancelled || state.failureReason != nil { return finished }
+        if let validator, !state.content.attachments.isEmpty {
+            let validation = await validator.validate(state.content.attachments, context: context)
             finished.content.attachments = validation.accepted
             finished.rejected = validation.rejected
             finished.warnings = validation.warnings
         }
         finished.finishedAt = .now
         return finished
+    }
+
+    private func succeeded(_ state: inout State, with content: NotificationContent, since start: ContinuousClock.Instant) {
+        state.content = content
+        state.reports[state.next] = .init(name: steps[state.next].modifier.name, status: .ok, duration: .now - start)
+        state.next += 1
+    }
+
+    /// Records a failed step; its error policy decides whether the chain goes on without it.
+    private func failed(_ state: inout State, error: any Error, since start: ContinuousClock.Instant, context: ModifierContext) {
+        let step = steps[state.next]
+        let message = String(describing: error)
+        state.reports[state.next] = .init(name: step.modifier.name, status: .failed, duration: .now - start, error: message)
+        context.logger.warning("step failed", metadata: ["step": "\(step.modifier.name)", "error": "\(message)"])
+        if step.onError == .original { state.failureReason = "step-failed:\(step.modifier.name)" }
+        state.next += 1
     }
 }

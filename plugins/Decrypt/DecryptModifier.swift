@@ -5,11 +5,9 @@ import NSECore
 /// Absent field: nothing happens. Any failure throws a `DecryptError`; the step's `on-error`
 /// policy then decides (with `original`, the original content is delivered). Ciphertext is
 /// never shown as text.
-public struct DecryptModifier: Modifier {
+public struct DecryptModifier: SynchronousModifier {
     /// The step's name in reports: `decrypt`.
     public let name = "decrypt"
-    /// Pure computation: it never holds its thread for long or waits on it.
-    public var neverBlocks: Bool { true }
     /// The decryptor and its keys.
     public let decryptor: Decryptor
     /// The top-level payload key holding the ciphertext (default `enc`).
@@ -22,7 +20,7 @@ public struct DecryptModifier: Modifier {
     }
 
     /// Decrypts the field and applies the plaintext (see `Decryptor.apply`); no field, no change.
-    public func modify(_ content: inout NotificationContent, context: ModifierContext) async throws {
+    public func modifySynchronously(_ content: inout NotificationContent, context: ModifierContext) throws {
         guard let value = content.payload[field], !value.isNull else {
             context.logger.debug("no \"\(field)\" in the payload; nothing to decrypt")
             return

@@ -13,11 +13,9 @@ import NSECore
 ///    not each other's results. The result is trimmed of surrounding white space; an empty
 ///    result leaves the field as it was.
 /// 3. **Limits**: a title, subtitle or body longer than its maximum is cut (`TextLimit`).
-public struct RewriteModifier: Modifier {
+public struct RewriteModifier: SynchronousModifier {
     /// `rewrite`, the step's name in results.
     public let name = "rewrite"
-    /// Pure computation: it never holds its thread for long or waits on it.
-    public var neverBlocks: Bool { true }
     /// Resolves `loc-key`s; `nil` leaves them for the phone.
     public var localizer: Localizer?
     /// The template for `aps.alert.title`; `nil` leaves the title alone.
@@ -60,7 +58,7 @@ public struct RewriteModifier: Modifier {
     static let bodyField = Field(key: "body", locKey: "loc-key", locArgs: "loc-args")
 
     /// Localizes, fills templates, then applies limits (see the type's documentation).
-    public func modify(_ content: inout NotificationContent, context: ModifierContext) async throws {
+    public func modifySynchronously(_ content: inout NotificationContent, context: ModifierContext) throws {
         if let localizer {
             for field in [Self.titleField, Self.subtitleField, Self.bodyField] {
                 localize(field, in: &content, with: localizer, context: context)
