@@ -38,7 +38,7 @@ extension JSON {
 }
 
 /// A recursive-descent reader over UTF-8 bytes, bounded in depth and size.
-struct JSONReader {
+struct JSONReader: ~Copyable {
     /// A parsed value, and whether its text had whitespace between tokens (if not, the text is
     /// already its own minified form).
     struct Parsed {
@@ -53,8 +53,8 @@ struct JSONReader {
     var sawWhitespace = false
     /// The members and elements of the containers being read, innermost last. Each container
     /// is built from its own part once it closes, so its array is allocated once, at its size.
-    var pendingMembers: [JSONObject.Member] = []
-    var pendingElements: [JSON] = []
+    var pendingMembers = PendingValues<JSONObject.Member>()
+    var pendingElements = PendingValues<JSON>()
 
     init(bytes: UnsafeBufferPointer<UInt8>, limits: JSONLimits) {
         self.bytes = bytes
@@ -119,8 +119,6 @@ struct JSONReader {
             depth -= 1
             return .object(JSONObject())
         }
-        // Room for a usual payload's members at once, instead of growing a step at a time.
-        if pendingMembers.capacity == 0 { pendingMembers.reserveCapacity(32) }
         let base = pendingMembers.count
         while true {
             skipWhitespace()
@@ -136,7 +134,7 @@ struct JSONReader {
             index += 1
             skipWhitespace()
             let value = try readValue()
-            pendingMembers.append(JSONObject.Member(key: key, value: value))
+            pendingMembers.push(JSONObject.Member(key: key, value: value))
             skipWhitespace()
             guard index < bytes.count else { throw error("the input ends inside an object") }
             switch bytes[index] {
@@ -144,9 +142,7 @@ struct JSONReader {
             case UInt8(ascii: "}"):
                 index += 1
                 depth -= 1
-                let members = Array(pendingMembers[base...])
-                pendingMembers.removeSubrange(base...)
-                return .object(JSONObject(members: members))
+                return .object(JSONObject(members: pendingMembers.pop(from: base)))
             default: throw error("expected ',' or '}' in an object, found \(describe(bytes[index]))")
             }
         }
@@ -161,12 +157,11 @@ struct JSONReader {
             depth -= 1
             return .array([])
         }
-        if pendingElements.capacity == 0 { pendingElements.reserveCapacity(16) }
         let base = pendingElements.count
         while true {
             skipWhitespace()
             let element = try readValue()
-            pendingElements.append(element)
+            pendingElements.push(element)
             skipWhitespace()
             guard index < bytes.count else { throw error("the input ends inside an array") }
             switch bytes[index] {
@@ -174,9 +169,7 @@ struct JSONReader {
             case UInt8(ascii: "]"):
                 index += 1
                 depth -= 1
-                let elements = Array(pendingElements[base...])
-                pendingElements.removeSubrange(base...)
-                return .array(elements)
+                return .array(pendingElements.pop(from: base))
             default: throw error("expected ',' or ']' in an array, found \(describe(bytes[index]))")
             }
         }
@@ -385,5 +378,48 @@ struct JSONReader {
             position += 1
         }
         return JSONParseError(message: message, line: line, column: column, offset: offset)
+    }
+}
+
+/// A stack that hands out its top part as an array of exactly that size, moving the values
+/// out rather than copying them (no reference counting, no spare capacity).
+struct PendingValues<Element>: ~Copyable {
+    private var storage: UnsafeMutablePointer<Element>?
+    private var capacity = 0
+    private(set) var count = 0
+
+    mutating func push(_ value: consuming Element) {
+        if count == capacity { grow() }
+        (storage! + count).initialize(to: value)
+        count += 1
+    }
+
+    /// Removes the values from `start` up and returns them, in order.
+    mutating func pop(from start: Int) -> [Element] {
+        let taken = count - start
+        guard taken > 0, let storage else { return [] }
+        count = start
+        return Array(unsafeUninitializedCapacity: taken) { buffer, initialized in
+            buffer.baseAddress!.moveInitialize(from: storage + start, count: taken)
+            initialized = taken
+        }
+    }
+
+    private mutating func grow() {
+        // Room for a usual payload's containers at once, then doubling.
+        let larger = max(capacity * 2, 32)
+        let moved = UnsafeMutablePointer<Element>.allocate(capacity: larger)
+        if let storage {
+            moved.moveInitialize(from: storage, count: count)
+            storage.deallocate()
+        }
+        storage = moved
+        capacity = larger
+    }
+
+    deinit {
+        guard let storage else { return }
+        storage.deinitialize(count: count)
+        storage.deallocate()
     }
 }

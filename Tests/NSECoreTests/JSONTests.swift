@@ -143,6 +143,30 @@ struct JSONTests {
         }
     }
 
+    @Test("containers of every size, nested inside each other, read back in order")
+    func containerSizes() throws {
+        // Sizes around the reader's first stack capacity (32), each container inside the last
+        // member of the one before, so several are open at once.
+        var text = ""
+        for size in [0, 1, 31, 32, 33, 70] {
+            let members = (0..<size).map { #""k\#($0)":[\#((0..<($0 % 5)).map { "\"v\($0)\"" }.joined(separator: ","))]"# }
+            text += "{" + members.joined(separator: ",") + (size > 0 ? "," : "") + #""next":"#
+        }
+        text += "null" + String(repeating: "}", count: 6)
+        #expect(try roundTrip(text) == text)
+        // Cut short with containers open: a clear error, and nothing the reader held is lost track of.
+        let cut = String(text.prefix(text.count / 2))
+        #expect(throws: JSONParseError.self) { try JSON(parsing: cut) }
+    }
+
+    @Test("a request keeps compact text as it is and minifies text with whitespace")
+    func requestText() throws {
+        let compact = #"{"aps":{"alert":"a \" b","mutable-content":1},"n":2.50}"#
+        #expect(try NotificationRequest(id: "a", json: Array(compact.utf8)).originalText == Array(compact.utf8))
+        let spaced = "{ \"aps\" : {\"alert\":\"a  b\"},\n \"n\": [ 1 ] }"
+        #expect(try NotificationRequest(id: "b", json: Array(spaced.utf8)).originalText == Array(#"{"aps":{"alert":"a  b"},"n":[1]}"#.utf8))
+    }
+
     @Test("minifying keeps every token as written")
     func minify() {
         let text = "{\n  \"a\" : \"x \\\" \\u00e9 y\",\n  \"b\" : [ 1 , 2.50 ]\n}"
