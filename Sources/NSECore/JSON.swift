@@ -58,6 +58,14 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
             self.key = key
             self.value = value
         }
+
+        /// True when the member's name is `name`. Most names differ in length, which settles
+        /// it at once; a name of a different length is never the same name in JSON, which
+        /// compares names by their code units (RFC 8259 §8.3).
+        @inlinable
+        public func isNamed(_ name: String) -> Bool {
+            key.utf8.count == name.utf8.count && key == name
+        }
     }
 
     /// The members in order, repeated names included.
@@ -78,18 +86,18 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     /// The value of a member; setting `nil` removes every member of that name, setting a value
     /// replaces the member in place (keeping its position) or appends it.
     public subscript(key: String) -> JSON? {
-        get { members.last(where: { $0.key == key })?.value }
+        get { members.last(where: { $0.isNamed(key) })?.value }
         set {
             guard let newValue else {
-                members.removeAll { $0.key == key }
+                members.removeAll { $0.isNamed(key) }
                 return
             }
-            if let index = members.lastIndex(where: { $0.key == key }) {
+            if let index = members.lastIndex(where: { $0.isNamed(key) }) {
                 members[index].value = newValue
                 // A repeated name collapses to the member that was read.
-                if members.firstIndex(where: { $0.key == key }) != index {
+                if members.firstIndex(where: { $0.isNamed(key) }) != index {
                     members = members.enumerated()
-                        .filter { $0.offset == index || $0.element.key != key }
+                        .filter { $0.offset == index || !$0.element.isNamed(key) }
                         .map(\.element)
                 }
             } else {
@@ -105,7 +113,7 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
         if members.count <= 16 {
             // Small objects, the usual case: comparing pairs beats hashing.
             for (index, member) in members.enumerated().dropFirst()
-            where !repeated.contains(member.key) && members[..<index].contains(where: { $0.key == member.key }) {
+            where members[..<index].contains(where: { $0.isNamed(member.key) }) && !repeated.contains(member.key) {
                 repeated.append(member.key)
             }
             return repeated

@@ -24,12 +24,17 @@ public struct Pipeline: Sendable {
 
     /// A modifier and its error policy.
     public struct Step: Sendable {
-        public var modifier: any Modifier
+        public var modifier: any Modifier {
+            didSet { synchronous = modifier as? any SynchronousModifier }
+        }
         public var onError: ErrorPolicy
+        /// The modifier as a `SynchronousModifier`, if it is one: looked up once, not per notification.
+        private(set) var synchronous: (any SynchronousModifier)?
 
         public init(_ modifier: any Modifier, onError: ErrorPolicy = .skip) {
             self.modifier = modifier
             self.onError = onError
+            self.synchronous = modifier as? any SynchronousModifier
         }
     }
 
@@ -284,7 +289,7 @@ struct Chain: Sendable {
         // Every step is listed from the start, as not run.
         var state = State(content: original, reports: steps.map { .init(name: $0.modifier.name, status: .notRun) })
         while state.next < steps.count, state.failureReason == nil,
-              let modifier = steps[state.next].modifier as? any SynchronousModifier {
+              let modifier = steps[state.next].synchronous {
             let start = ContinuousClock.now
             var attempt = state.content
             do {
