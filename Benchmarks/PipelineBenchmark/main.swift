@@ -1,7 +1,9 @@
 // The pure pipeline cost: payloads per second through parse → gate → one step → serialize,
 // side by side with jq doing the same edit on the same file.
 //
-//   swift run -c release PipelineBenchmark [--count 100000] [--in-flight 64] [--no-jq]
+//   swift run -c release PipelineBenchmark [--count 100000] [--in-flight 64] [--no-jq] [--stages]
+//
+// `--stages` prints what each stage costs instead (see Stages.swift).
 //
 // The step prefixes the title with "x ", as `jq -c '.aps.alert.title |= "x " + .'` does.
 
@@ -9,10 +11,9 @@ import Foundation
 import NSECore
 import Synchronization
 
-struct PrefixTitle: Modifier {
+struct PrefixTitle: SynchronousModifier {
     let name = "prefix-title"
-    var neverBlocks: Bool { true }
-    func modify(_ content: inout NotificationContent, context: ModifierContext) async throws {
+    func modifySynchronously(_ content: inout NotificationContent, context: ModifierContext) throws {
         content.title = "x " + (content.title ?? "")
     }
 }
@@ -37,39 +38,61 @@ func seconds(_ duration: Duration) -> Double {
 }
 
 /// How many lines carry their message id exactly as generated.
-func exactIDs(_ data: Data) -> Int {
+func exactIDs(_ bytes: [UInt8]) -> Int {
     var exact = 0
-    for (index, line) in data.split(separator: 0x0A).enumerated() {
+    for (index, line) in lineRanges(bytes).enumerated() {
         let needle = Array("\"_j_msgid\":\(29273432613945685 + index),".utf8)
-        if line.firstRange(of: needle) != nil { exact += 1 }
+        if bytes[line].firstRange(of: needle) != nil { exact += 1 }
     }
     return exact
 }
 
-/// Hands out line numbers to workers.
+/// Hands out block numbers to workers.
 final class Counter: Sendable {
     private let value = Atomic<Int>(0)
     func take() -> Int { value.add(1, ordering: .relaxed).oldValue }
 }
 
-/// Processes every line with `workers` notifications in flight at once, as the batch mode
-/// does: each worker takes the next line, processes it and takes another, so no task is made
-/// a payload. Off the main actor, so nothing hops back to the main thread. Outputs come back
-/// in input order.
-nonisolated func processAll(_ lines: [ArraySlice<UInt8>], pipeline: Pipeline, workers: Int) async -> [UInt8] {
+/// The byte ranges of the lines in `bytes` (without their newlines).
+func lineRanges(_ bytes: [UInt8]) -> [Range<Int>] {
+    var ranges: [Range<Int>] = []
+    bytes.withUnsafeBytes { raw in
+        guard let base = raw.baseAddress else { return }
+        var start = 0
+        while start < raw.count {
+            let newline = memchr(base + start, 0x0A, raw.count - start)
+            let end = newline.map { base.distance(to: UnsafeRawPointer($0)) } ?? raw.count
+            if end > start { ranges.append(start..<end) }
+            start = end + 1
+        }
+    }
+    return ranges
+}
+
+/// Processes every line with `workers` workers, as the batch mode does: each worker takes the
+/// next block of lines, processes them in order into one buffer and takes another, so no task
+/// is made a payload and the results need no reassembly. Off the main actor, so nothing hops
+/// back to the main thread. The blocks come back in input order.
+nonisolated func processAll(_ input: [UInt8], lines: [Range<Int>], pipeline: Pipeline, workers: Int) async -> [[UInt8]] {
+    let blockSize = 256
+    let blockCount = (lines.count + blockSize - 1) / blockSize
     let next = Counter()
     let parts = await withTaskGroup(of: [(Int, [UInt8])].self) { group in
         for _ in 0..<workers {
             group.addTask {
                 var done: [(Int, [UInt8])] = []
                 while true {
-                    let index = next.take()
-                    guard index < lines.count else { return done }
-                    guard let request = try? NotificationRequest(id: String(index), json: lines[index]) else {
-                        done.append((index, []))
-                        continue
+                    let block = next.take()
+                    guard block < blockCount else { return done }
+                    var output: [UInt8] = []
+                    output.reserveCapacity(blockSize * 320)
+                    for index in block * blockSize..<min(lines.count, (block + 1) * blockSize) {
+                        if let request = try? NotificationRequest(id: String(index), json: input[lines[index]]) {
+                            output.append(contentsOf: await pipeline.process(request).contentJSON())
+                        }
+                        output.append(0x0A)
                     }
-                    done.append((index, await pipeline.process(request).contentJSON()))
+                    done.append((block, output))
                 }
             }
         }
@@ -77,17 +100,26 @@ nonisolated func processAll(_ lines: [ArraySlice<UInt8>], pipeline: Pipeline, wo
         for await part in group { all.append(part) }
         return all
     }
-    var results = [[UInt8]](repeating: [], count: lines.count)
+    var blocks = [[UInt8]](repeating: [], count: blockCount)
     for part in parts {
-        for (index, bytes) in part { results[index] = bytes }
+        for (block, bytes) in part { blocks[block] = bytes }
     }
-    var output: [UInt8] = []
-    output.reserveCapacity(lines.reduce(0) { $0 + $1.count + 8 })
-    for bytes in results {
-        output.append(contentsOf: bytes)
-        output.append(0x0A)
-    }
-    return output
+    return blocks
+}
+
+/// Reads a whole file into bytes, with no intermediate copy.
+func readFile(_ path: String) throws -> [UInt8] {
+    let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+    defer { try? handle.close() }
+    return [UInt8](try handle.readToEnd() ?? Data())
+}
+
+/// Writes the blocks to a file in order.
+func writeBlocks(_ blocks: [[UInt8]], to path: String) throws {
+    _ = FileManager.default.createFile(atPath: path, contents: nil)
+    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+    defer { try? handle.close() }
+    for block in blocks { try handle.write(contentsOf: block) }
 }
 
 let count = argument("--count", default: 100_000)
@@ -111,17 +143,23 @@ print("input: \(count) payloads, \(inputBytes.count) bytes, \(inFlight) in fligh
 
 // nse: read the file, split it into lines, process, write the outputs in order.
 let pipeline = Pipeline(steps: [.init(PrefixTitle())])
+if CommandLine.arguments.contains("--stages") {
+    let text = try readFile(input.path)
+    for _ in 0..<3 { await printStageCosts(lineRanges(text).map { text[$0] }, pipeline: pipeline) }
+    removeWorkFolder()
+    exit(0)
+}
 let nseOutput = folder.appendingPathComponent("nse.jsonl")
 let nseStart = ContinuousClock.now
 let nseCPUStart = cpuSeconds()
-let lines = Array(try Data(contentsOf: input)).split(separator: 0x0A)
-let nseBytes = await processAll(lines, pipeline: pipeline, workers: inFlight)
-try Data(nseBytes).write(to: nseOutput)
+let inputText = try readFile(input.path)
+let blocks = await processAll(inputText, lines: lineRanges(inputText), pipeline: pipeline, workers: inFlight)
+try writeBlocks(blocks, to: nseOutput.path)
 let nseTime = ContinuousClock.now - nseStart
 let nseCPU = cpuSeconds() - nseCPUStart
 let nseRate = Double(count) / seconds(nseTime)
 print(String(format: "nse: %.2f s, %.0f payloads/s, %.1f µs CPU a payload, exact ids %d/%d",
-             seconds(nseTime), nseRate, nseCPU / Double(count) * 1e6, exactIDs(Data(nseBytes)), count))
+             seconds(nseTime), nseRate, nseCPU / Double(count) * 1e6, exactIDs(try readFile(nseOutput.path)), count))
 
 if CommandLine.arguments.contains("--no-jq") {
     removeWorkFolder()
@@ -142,7 +180,7 @@ do {
     let jqTime = ContinuousClock.now - jqStart
     guard jq.terminationStatus == 0 else { throw CocoaError(.executableLoad) }
     let jqRate = Double(count) / seconds(jqTime)
-    let jqData = try Data(contentsOf: jqOutput)
+    let jqData = try readFile(jqOutput.path)
     print(String(format: "jq:  %.2f s, %.0f payloads/s, exact ids %d/%d", seconds(jqTime), jqRate, exactIDs(jqData), count))
     print(String(format: "ratio: nse is %.2fx jq's rate (goal: at least 3x)", nseRate / jqRate))
 } catch {
