@@ -26,15 +26,31 @@ public struct NotificationRequest: Sendable {
         id: String, json bytes: some Collection<UInt8>, limits: JSONLimits = JSONLimits(),
         deadline: Duration? = nil, receivedAt: ContinuousClock.Instant = .now
     ) throws(JSONParseError) {
-        let parsed = try JSONReader.parse(bytes, limits: limits)
-        guard case .object(let object) = parsed.value else {
-            throw JSONParseError(
-                message: "the payload is \(parsed.value.typeDescription); a notification payload is a JSON object",
-                line: 1, column: 1, offset: 0)
+        // Everything is read from a buffer: code over `some Collection` called from another
+        // module runs unspecialized, a witness-table call per byte.
+        let read = bytes.withContiguousStorageIfAvailable { Self.read($0, limits: limits) }
+            ?? Array(bytes).withUnsafeBufferPointer { Self.read($0, limits: limits) }
+        let (payload, text) = try read.get()
+        self.init(id: id, payload: payload, deadline: deadline, receivedAt: receivedAt)
+        self.originalText = text
+    }
+
+    /// The payload object and its minified text.
+    private static func read(
+        _ bytes: UnsafeBufferPointer<UInt8>, limits: JSONLimits
+    ) -> Result<(JSONObject, [UInt8]), JSONParseError> {
+        let parsed: JSONReader.Parsed
+        switch JSONReader.parse(bytes, limits: limits) {
+        case .success(let value): parsed = value
+        case .failure(let error): return .failure(error)
         }
-        self.init(id: id, payload: object, deadline: deadline, receivedAt: receivedAt)
+        guard case .object(let object) = parsed.value else {
+            return .failure(JSONParseError(
+                message: "the payload is \(parsed.value.typeDescription); a notification payload is a JSON object",
+                line: 1, column: 1, offset: 0))
+        }
         // Compact text, the usual case, is its own minified form.
-        self.originalText = parsed.hadWhitespace ? minifiedJSON(bytes) : Array(bytes)
+        return .success((object, parsed.hadWhitespace ? minifiedJSON(bytes) : Array(bytes)))
     }
 
     /// The content before any step ran.
