@@ -46,19 +46,18 @@ echo
 echo "== $N payloads, each a distinct $SIZE_KB KB image =="
 curl_distinct "$N"
 echo "curl --parallel --parallel-max 64: $N files in $curl_ms ms"
-t0=$(now); "$bench" distinct "$base" "$N" "$work/scratch"; t1=$(now)
+mkdir "$work/scratch/distinct"
+t0=$(now); "$bench" distinct "$base" "$N" "$work/scratch/distinct"; t1=$(now)
 nse_ms=$(ms "$t0" "$t1")
-rm -rf "$work/scratch"; mkdir "$work/scratch"  # after the clock, as curl's files are removed
 echo "nse media step (whole process, incl. start-up): $nse_ms ms; ratio nse/curl $(ratio "$nse_ms" "$curl_ms")"
 
 echo
 echo "== campaign: $REQUESTS payloads sharing $URLS URLs =="
-t0=$(now); "$bench" campaign "$base" "$REQUESTS" "$URLS" "$work/scratch"; t1=$(now)
+mkdir "$work/scratch/campaign"
+t0=$(now); "$bench" campaign "$base" "$REQUESTS" "$URLS" "$work/scratch/campaign"; t1=$(now)
 campaign_ms=$(ms "$t0" "$t1")
-# The floor under the campaign: one directory per notification, made beside the campaign's
-# (before removing them, so the file system is in the same state the campaign saw).
+# The floor under the campaign: only the directory each notification gets, made alone.
 mkdir "$work/scratch/dirs"; "$bench" dirs - "$REQUESTS" "$work/scratch/dirs"
-rm -rf "$work/scratch"; mkdir "$work/scratch"
 curl_campaign "$REQUESTS" "$URLS"
 echo "nse media step (whole process): $campaign_ms ms"
 echo "curl --parallel --parallel-max 64 downloading each of the $REQUESTS: $curl_ms ms; nse is $(ratio "$curl_ms" "$campaign_ms")x faster"
@@ -66,4 +65,5 @@ echo "curl --parallel --parallel-max 64 downloading each of the $REQUESTS: $curl
 [ "$BIG" -gt 0 ] || exit 0
 echo
 echo "== peak RSS: $BIG payloads at once, each a distinct 50 MB video =="
-peak_rss "$bench" rss "$base" "$BIG" "$work/scratch"
+mkdir "$work/scratch/rss"
+peak_rss "$bench" rss "$base" "$BIG" "$work/scratch/rss"
