@@ -5,6 +5,16 @@
 //   MediaBenchmark campaign BASE REQUESTS URLS SCRATCH  REQUESTS payloads sharing URLS image URLs
 //   MediaBenchmark rss BASE COUNT SCRATCH               COUNT payloads at once, each a 50 MB video
 //                                                       BASE/big.mp4?n=<i>
+//   MediaBenchmark dirs - COUNT SCRATCH                 only makes COUNT directories in SCRATCH as
+//                                                       the pipeline makes each notification's
+//                                                       (mkdtemp): the file system's share
+//
+// IN_FLIGHT=N (environment) keeps at most N payloads in the pipeline at once, starting the next
+// as one finishes, as a bulk runner or a sidecar with a concurrency limit does; 0 or unset
+// starts them all at once. The rss mode always starts them all at once.
+//
+// The notifications' scratch directories are left in SCRATCH for the caller to remove after
+// the clock, as the script does with curl's files.
 import Foundation
 import MediaPlugin
 import NSECore
@@ -28,9 +38,9 @@ let pipeline = try PipelineLoader(registry: registry).load(text: """
     steps: [media]
     """, baseDirectory: scratch)
 
-/// Runs one payload per URL, all at once; every notification must end with one attachment.
-/// The scratch directories are removed after the clock stops (curl's figure has no clean-up either).
-func run(_ urls: [String]) async -> (time: Duration, accepted: Int) {
+/// Runs one payload per URL, at most `inFlight` at once (0: all at once); every notification
+/// must end with one attachment.
+func run(_ urls: [String], inFlight: Int) async -> (time: Duration, accepted: Int) {
     let requests = urls.enumerated().map { index, url in
         let text = #"{"aps":{"alert":{"title":"Sale","body":"New"},"mutable-content":1},"image":"\#(url)"}"#
         return try! NotificationRequest(id: "n\(index)", json: Array(text.utf8))
@@ -38,17 +48,24 @@ func run(_ urls: [String]) async -> (time: Duration, accepted: Int) {
     let clock = ContinuousClock()
     let started = clock.now
     let results = await withTaskGroup(of: NotificationResult.self) { group in
-        for request in requests {
+        var results: [NotificationResult] = []
+        results.reserveCapacity(requests.count)
+        var pending = requests[...]
+        for request in pending.prefix(inFlight > 0 ? inFlight : requests.count) {
             group.addTask { await pipeline.process(request) }
         }
-        return await group.reduce(into: []) { $0.append($1) }
+        pending = pending.dropFirst(inFlight > 0 ? inFlight : requests.count)
+        while let result = await group.next() {
+            results.append(result)
+            if let request = pending.popFirst() {
+                group.addTask { await pipeline.process(request) }
+            }
+        }
+        return results
     }
     let elapsed = clock.now - started
-    for result in results {
-        if result.attachments.count != 1 { print("\(result.id): \(result.rejected.first?.detail ?? "no attachment")") }
-        for attachment in result.attachments {
-            try? FileManager.default.removeItem(atPath: (attachment.file as NSString).deletingLastPathComponent)
-        }
+    for result in results where result.attachments.count != 1 {
+        print("\(result.id): \(result.rejected.first?.detail ?? "no attachment")")
     }
     return (elapsed, results.reduce(0) { $0 + $1.attachments.count })
 }
@@ -63,18 +80,31 @@ func peakRSS() -> String {
     return line.map { $0.dropFirst(6).trimmingCharacters(in: .whitespaces) } ?? "?"
 }
 
+let inFlight = ProcessInfo.processInfo.environment["IN_FLIGHT"].flatMap { Int($0) } ?? 0
+let shape = inFlight > 0 ? "at most \(inFlight) in flight" : "all at once"
 switch mode {
 case "distinct":
-    let (time, accepted) = await run((0..<count).map { "\(base)/img-\($0).jpg" })
-    print("nse media distinct: \(count) payloads, \(accepted) attachments in \(milliseconds(time)) ms; peak RSS (VmHWM) \(peakRSS())")
+    let (time, accepted) = await run((0..<count).map { "\(base)/img-\($0).jpg" }, inFlight: inFlight)
+    print("nse media distinct: \(count) payloads (\(shape)), \(accepted) attachments in \(milliseconds(time)) ms; peak RSS (VmHWM) \(peakRSS())")
 case "campaign":
     let urls = Int(arguments[4])!
-    let (time, accepted) = await run((0..<count).map { "\(base)/img-\($0 % urls).jpg" })
-    print("nse media campaign: \(count) payloads over \(urls) URLs, \(accepted) attachments in \(milliseconds(time)) ms; peak RSS (VmHWM) \(peakRSS())")
+    let (time, accepted) = await run((0..<count).map { "\(base)/img-\($0 % urls).jpg" }, inFlight: inFlight)
+    print("nse media campaign: \(count) payloads over \(urls) URLs (\(shape)), \(accepted) attachments in \(milliseconds(time)) ms; peak RSS (VmHWM) \(peakRSS())")
+case "dirs":
+    // No pipeline: the cost of one directory per notification on this file system, alone.
+    let clock = ContinuousClock()
+    let started = clock.now
+    for index in 0..<count {
+        var template = Array("\(scratch)/n\(index)-XXXXXX".utf8CString)
+        guard mkdtemp(&template) != nil else { print("mkdtemp failed in \(scratch)"); exit(1) }
+    }
+    print("\(count) notification directories alone (mkdtemp): \(milliseconds(clock.now - started)) ms")
 case "rss":
-    let (time, accepted) = await run((0..<count).map { "\(base)/big.mp4?n=\($0)" })
+    let (time, accepted) = await run((0..<count).map { "\(base)/big.mp4?n=\($0)" }, inFlight: 0)
     print("nse media rss: \(count) concurrent 50 MB videos, \(accepted) attachments in \(milliseconds(time)) ms; peak RSS (VmHWM) \(peakRSS())")
 default:
     print("unknown mode \(mode)")
     exit(2)
 }
+// The downloader's work folder (partial and cached bodies) is removed before exit, as `nse run` does.
+MediaDownloaders.shutdownAll()

@@ -4,6 +4,10 @@
 
 command -v nginx >/dev/null || { echo "nginx is missing: apt-get install -y nginx-light" >&2; exit 1; }
 
+# Nothing is deleted between phases, only at exit: on a file system without a journal (ext4 as
+# some VMs run it), creating a file or directory skips the inodes freed in the last minutes one
+# by one, so thousands of deletions slow down whichever side creates files next.
+
 # bench_workdir NAME: makes "$work" (with www/, curl-out/, tmp/) and removes it, and nginx, on exit.
 bench_workdir() {
     work=$(mktemp -d "${TMPDIR:-/tmp}/nse-$1-XXXXXX")
@@ -49,28 +53,33 @@ now() { date +%s.%N; }
 ms() { python3 -c "print(int(($2 - $1) * 1000))"; }
 ratio() { python3 -c "print(round($1 / max(1, $2), 2))"; }
 
+# A new, empty folder under curl-out for each curl run (kept until exit).
+curl_out() {
+    curl_out_dir=$(mktemp -d "$work/curl-out/$1-XXXXXX")
+}
+
 # curl_distinct N: curl --parallel fetches img-0.jpg … img-(N-1).jpg; sets "$curl_ms".
 curl_distinct() {
+    curl_out distinct
     for ((i = 0; i < $1; i++)); do
-        printf 'url = "%s/img-%d.jpg"\noutput = "%s/curl-out/img-%d.jpg"\n' "$base" "$i" "$work" "$i"
+        printf 'url = "%s/img-%d.jpg"\noutput = "%s/img-%d.jpg"\n' "$base" "$i" "$curl_out_dir" "$i"
     done > "$work/curl.cfg"
     local t0 t1
     t0=$(now); curl --fail --silent --show-error --no-progress-meter --parallel --parallel-max 64 -K "$work/curl.cfg"; t1=$(now)
     curl_ms=$(ms "$t0" "$t1")
-    [ "$(ls "$work/curl-out" | wc -l)" -eq "$1" ] || { echo "curl did not fetch every file" >&2; exit 1; }
-    rm -f "$work"/curl-out/*
+    [ "$(ls "$curl_out_dir" | wc -l)" -eq "$1" ] || { echo "curl did not fetch every file" >&2; exit 1; }
 }
 
 # curl_campaign REQUESTS URLS: curl --parallel fetches each of REQUESTS URLs over URLS files
 # (a query string keeps them distinct); sets "$curl_ms".
 curl_campaign() {
+    curl_out campaign
     for ((i = 0; i < $1; i++)); do
-        printf 'url = "%s/img-%d.jpg?n=%d"\noutput = "%s/curl-out/%d"\n' "$base" $((i % $2)) "$i" "$work" "$i"
+        printf 'url = "%s/img-%d.jpg?n=%d"\noutput = "%s/%d"\n' "$base" $((i % $2)) "$i" "$curl_out_dir" "$i"
     done > "$work/campaign.cfg"
     local t0 t1
     t0=$(now); curl --fail --silent --show-error --no-progress-meter --parallel --parallel-max 64 -K "$work/campaign.cfg"; t1=$(now)
     curl_ms=$(ms "$t0" "$t1")
-    rm -rf "$work/curl-out"; mkdir "$work/curl-out"
 }
 
 # peak_rss COMMAND…: runs it under /usr/bin/time and prints its peak RSS and wall time.

@@ -73,16 +73,20 @@ extension ScratchDirectory {
 /// no leading dot, at most 64 characters. Attachment identifiers go through this.
 public func safeFileName(_ name: String, fallback: String = "attachment") -> String {
     // Most names are safe already: check the bytes once instead of rebuilding the string.
+    // `..` is looked for in the same pass: Foundation's `contains` on a String cost more than
+    // the rest of the check.
     let utf8 = name.utf8
+    var previous: UInt8 = 0
     if !utf8.isEmpty, utf8.count <= 64, utf8.first != UInt8(ascii: "."),
        utf8.allSatisfy({ byte in
+           defer { previous = byte }
            switch byte {
            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."): true
-           default: false
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"): return true
+           case UInt8(ascii: "."): return previous != UInt8(ascii: ".")
+           default: return false
            }
-       }),
-       !name.contains("..") {
+       }) {
         return name
     }
     var result = String(name.unicodeScalars.prefix(64).map { scalar -> Character in

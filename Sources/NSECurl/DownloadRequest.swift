@@ -22,7 +22,8 @@ public struct DownloadRequest: Sendable {
     public var maxBytes: Int64
     /// Judges the first bytes of the body, as soon as at least
     /// ``Downloader/Configuration/classifyPrefixLength`` bytes (or the whole body, if shorter)
-    /// have arrived. Called on the download thread: it must be quick and must not block.
+    /// have arrived. Called on the download thread, or on the caller's own for a body served
+    /// from the recent-downloads cache: it must be thread-safe, quick and must not block.
     public var classify: (@Sendable (_ prefix: [UInt8]) -> PrefixVerdict)?
 
     /// A request with the given fields.

@@ -56,9 +56,13 @@ public final class Downloader: Sendable {
     /// - Throws: ``DownloadError`` saying what went wrong and what to do.
     public func download(_ request: DownloadRequest) async throws(DownloadError) -> DownloadResult {
         let started = ContinuousClock.now
-        try Self.validate(request.url)
-        let outcome = await fetch(request)
-        let (body, shared) = try outcome.get()
+        let body: FetchedBody, shared: Bool
+        if let cached = try recentBody(for: request, now: started) {
+            (body, shared) = (cached, true)
+        } else {
+            try Self.validate(request.url)
+            (body, shared) = try await fetch(request).get()
+        }
         if let error = FileDelivery.deliver(body.path, to: request.destination, url: request.url) {
             throw error
         }
@@ -66,6 +70,24 @@ public final class Downloader: Sendable {
             file: request.destination, byteCount: body.byteCount, contentType: body.contentType,
             effectiveURL: body.effectiveURL, httpStatus: body.httpStatus,
             redirectCount: body.redirectCount, elapsed: .now - started, shared: shared)
+    }
+
+    /// A recently completed body of the URL, judged by this caller's limits, served on the
+    /// caller's thread: a campaign's later notifications cost no command to the engine, no
+    /// wake-up of its thread and no suspension. Nil when there is none, or when the call is
+    /// cancelled or past its deadline (the engine gives those their errors). Only URLs that
+    /// passed ``validate(_:)`` and were fetched are in the cache, under the same string.
+    private func recentBody(for request: DownloadRequest, now: ContinuousClock.Instant) throws(DownloadError) -> FetchedBody? {
+        guard now < request.deadline, !Task.isCancelled, let body = engine.cache.lookup(request.url, now: now) else {
+            return nil
+        }
+        var judgement = Judgement(request: request)
+        if let error = judgement.judge(
+            request, prefix: body.prefix, complete: true, received: body.byteCount, declared: nil,
+            classifyLength: engine.settings.classifyPrefixLength, maxPrefix: engine.settings.maxPrefixLength) {
+            throw error
+        }
+        return body
     }
 
     private func fetch(_ request: DownloadRequest) async -> FetchOutcome {

@@ -125,23 +125,42 @@ final class Transfer {
     // MARK: libcurl callbacks
 
     /// One header line, of any response in the redirect chain. Returns false to abort.
+    ///
+    /// Read as bytes: only the status line, the blank line and `Content-Length` matter, and
+    /// making a String of every header line cost more than the rest of a small transfer's work.
     func onHeader(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
-        if line.starts(with: Array("HTTP/".utf8)) {
-            let fields = line.split(separator: UInt8(ascii: " "), maxSplits: 2)
-            status = fields.count > 1 ? Int(String(decoding: fields[1], as: UTF8.self)) ?? 0 : 0
+        if line.starts(with: "HTTP/".utf8) {
+            // "HTTP/1.1 200 OK": the digits after the first space.
+            status = 0
+            if let space = line.firstIndex(of: UInt8(ascii: " ")) {
+                status = Self.decimal(line[(space + 1)...].prefix { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\r") && $0 != UInt8(ascii: "\n") }).map(Int.init) ?? 0
+            }
             pendingLength = nil
             return true
         }
-        let text = String(decoding: line, as: UTF8.self)
-        if text == "\r\n" || text == "\n" {
+        if line.elementsEqual("\r\n".utf8) || line.elementsEqual("\n".utf8) {
             return onHeadersComplete()
         }
-        if let colon = text.firstIndex(of: ":"),
-           text[..<colon].lowercased() == "content-length" {
-            let value = text[text.index(after: colon)...].trimmingWhitespace()
-            pendingLength = Int64(value)
+        let name = "content-length:".utf8
+        if line.count > name.count, zip(line, name).allSatisfy({ byte, expected in
+               byte == expected || ((UInt8(ascii: "a")...UInt8(ascii: "z")).contains(expected) && byte == expected - 0x20)
+           }) {
+            let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == 0x0A }
+            let value = line[name.count...].drop(while: isSpace)
+            pendingLength = Self.decimal(value.prefix { !isSpace($0) })
         }
         return true
+    }
+
+    /// The value of a run of ASCII digits; nil when empty, not all digits, or too large.
+    static func decimal<Bytes: Collection<UInt8>>(_ digits: Bytes) -> Int64? {
+        guard !digits.isEmpty, digits.count <= 18 else { return nil }
+        var value: Int64 = 0
+        for byte in digits {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+            value = value * 10 + Int64(byte - UInt8(ascii: "0"))
+        }
+        return value
     }
 
     private func onHeadersComplete() -> Bool {
@@ -229,15 +248,5 @@ final class Transfer {
             .httpStatus,
             "The server answered \(status) for \(url); only 2xx answers carry media. Check the URL and that the file is published.",
             url: url, httpStatus: status)
-    }
-}
-
-extension Substring {
-    func trimmingWhitespace() -> Substring {
-        // "\r\n" is one Character in Swift.
-        let isSpace: (Character) -> Bool = { $0.isWhitespace }
-        guard let first = firstIndex(where: { !isSpace($0) }) else { return "" }
-        let last = lastIndex(where: { !isSpace($0) })!
-        return self[first...last]
     }
 }

@@ -23,14 +23,15 @@ final class TransferEngine: @unchecked Sendable {
     private let multi: MultiHandle
     private let configuration: Downloader.Configuration
     private let workDirectory: String
-    private let settings: TransferSettings
+    let settings: TransferSettings
+    /// Recently completed bodies; callers look here themselves before queueing a join.
+    let cache: RecentBodies
     private let inbox = Mutex<(commands: [Command], open: Bool)>(([], true))
     private var thread: JoinableThread?
 
     // Engine thread only.
     private var transfers: [UnsafeMutableRawPointer: Transfer] = [:]
     private var inFlight: [String: Transfer] = [:]
-    private var cache: ResponseCache
     private var running = true
     private var sequence = 0
     private let pending = PendingDrops()
@@ -48,7 +49,7 @@ final class TransferEngine: @unchecked Sendable {
             allowPrivateAddresses: configuration.allowPrivateAddresses,
             classifyPrefixLength: max(1, configuration.classifyPrefixLength),
             maxPrefixLength: max(configuration.classifyPrefixLength, 64 * 1024))
-        cache = ResponseCache(configuration: configuration.cache)
+        cache = RecentBodies(configuration: configuration.cache)
         multi.set(CURLMOPT_MAX_TOTAL_CONNECTIONS, max(1, configuration.maxConcurrentTransfers))
         guard let thread = JoinableThread({ [self] in run() }) else {
             throw DownloadError(.transport, "Could not start the download thread.", url: "")
@@ -240,20 +241,23 @@ final class TransferEngine: @unchecked Sendable {
         curl_multi_remove_handle(multi.raw, transfer.easy.raw)
         if inFlight[transfer.url] === transfer { inFlight[transfer.url] = nil }
         transfer.closeFile()
-        let body = FetchedBody(
+        var body: FetchedBody? = FetchedBody(
             path: transfer.tempPath, byteCount: transfer.received,
             contentType: transfer.easy.string(CURLINFO_CONTENT_TYPE),
             effectiveURL: transfer.easy.string(CURLINFO_EFFECTIVE_URL) ?? transfer.url,
             httpStatus: status, redirectCount: transfer.easy.int(CURLINFO_REDIRECT_COUNT) ?? 0,
             prefix: transfer.prefix)
-        cache.insert(transfer.url, body, now: .now)
+        cache.insert(transfer.url, body!, now: .now)
         resume(transfer.dropped)
         transfer.dropped.removeAll()
-        for waiter in transfer.waiters {
-            waiter.transfer = nil
-            waiter.finish(.success((body, transfer.servedSeveral)))
-        }
+        let waiters = transfer.waiters
         transfer.waiters.removeAll()
+        for (index, waiter) in waiters.enumerated() {
+            waiter.transfer = nil
+            // The last caller gets the engine's own reference, so a body the cache did not keep
+            // is deleted when the callers let go, not when this thread gets round to it.
+            waiter.finish(.success((index == waiters.count - 1 ? body.take()! : body!, transfer.servedSeveral)))
+        }
     }
 
     /// Turns libcurl's failure into a ``DownloadError`` that says what to do.

@@ -14,6 +14,41 @@ final class Waiter: @unchecked Sendable {
     private var continuation: CheckedContinuation<FetchOutcome, Never>?
     /// The transfer this waiter is attached to, if any.
     weak var transfer: Transfer?
+    /// What `classify` has said so far, and the limits that follow from it.
+    private var judgement: Judgement
+
+    init(request: DownloadRequest, continuation: CheckedContinuation<FetchOutcome, Never>) {
+        self.request = request
+        self.continuation = continuation
+        judgement = Judgement(request: request)
+    }
+
+    /// Resumes the caller. Later calls do nothing, so every path may call it.
+    func finish(_ outcome: consuming FetchOutcome) {
+        let continuation = self.continuation.take()
+        continuation?.resume(returning: outcome)
+    }
+
+    var isFinished: Bool { continuation == nil }
+
+    /// Whether `classify` has given its final word (or will not be asked again).
+    var hasVerdict: Bool { judgement.hasVerdict }
+
+    /// Applies this waiter's limits to what has arrived so far (see ``Judgement/judge``).
+    func judge(
+        prefix: [UInt8], complete: Bool, received: Int64, declared: Int64?,
+        classifyLength: Int, maxPrefix: Int
+    ) -> DownloadError? {
+        judgement.judge(
+            request, prefix: prefix, complete: complete, received: received, declared: declared,
+            classifyLength: classifyLength, maxPrefix: maxPrefix)
+    }
+}
+
+/// One caller's verdict on a body: what its `classify` said of the first bytes, and whether
+/// what has arrived is within its limits. A waiter holds one; a caller served from the cache
+/// without the engine uses one of its own.
+struct Judgement {
     /// The limit `classify` announced for the kind the bytes turned out to be.
     private var kindLimit: Int64?
     /// True once `classify` gave a final verdict, or will not be asked again.
@@ -25,19 +60,9 @@ final class Waiter: @unchecked Sendable {
     /// would otherwise hand it up to the whole stored prefix.
     private var nextClassifyLength = 0
 
-    init(request: DownloadRequest, continuation: CheckedContinuation<FetchOutcome, Never>) {
-        self.request = request
-        self.continuation = continuation
+    init(request: DownloadRequest) {
         verdictDone = request.classify == nil
     }
-
-    /// Resumes the caller. Later calls do nothing, so every path may call it.
-    func finish(_ outcome: FetchOutcome) {
-        continuation?.resume(returning: outcome)
-        continuation = nil
-    }
-
-    var isFinished: Bool { continuation == nil }
 
     /// Whether `classify` has given its final word (or will not be asked again).
     var hasVerdict: Bool { verdictDone }
@@ -50,8 +75,8 @@ final class Waiter: @unchecked Sendable {
     ///   - complete: whether `prefix` is all the prefix there will be.
     ///   - received: body bytes received so far.
     ///   - declared: the `Content-Length` of the final response, when known.
-    func judge(
-        prefix: [UInt8], complete: Bool, received: Int64, declared: Int64?,
+    mutating func judge(
+        _ request: DownloadRequest, prefix: [UInt8], complete: Bool, received: Int64, declared: Int64?,
         classifyLength: Int, maxPrefix: Int
     ) -> DownloadError? {
         if nextClassifyLength == 0 { nextClassifyLength = classifyLength }

@@ -14,17 +14,24 @@ import NSECore
 struct AttachmentCheck {
     let sniffer: MagicSniffer
     let limits: AttachmentLimits
-    /// The scratch directory with symbolic links resolved.
-    let scratch: String
-    /// The scratch directory as the caller named it (resolved into `scratch` just before).
-    var givenScratch: String? = nil
+    /// The scratch directory as the caller named it.
+    let givenScratch: String
+    /// `givenScratch` with symbolic links resolved, once a file needs it (nil inside: it does
+    /// not exist).
+    private var resolvedScratch: String??
+
+    init(sniffer: MagicSniffer, limits: AttachmentLimits, scratch: String) {
+        self.sniffer = sniffer
+        self.limits = limits
+        givenScratch = scratch
+    }
 
     enum Outcome {
         case accepted(Attachment, warnings: [String])
         case rejected(Rejection, warnings: [String])
     }
 
-    func run(_ attachment: Attachment) -> Outcome {
+    mutating func run(_ attachment: Attachment) -> Outcome {
         var warnings: [String] = []
         let label = "attachment \"\(attachment.identifier)\""
         func reject(_ reason: Rejection.Reason, _ detail: String) -> Outcome {
@@ -36,22 +43,38 @@ struct AttachmentCheck {
 
         // Nothing outside the scratch directory, even through a symbolic link.
         let path = attachment.file
-        guard let realFile = realPath(path) else {
-            return reject(.invalidURL, "no file at \(path)")
-        }
         let directory = Self.directory(of: path)
-        // The usual file sits directly in the scratch directory as the validator was given it,
-        // which it has just resolved: no need to resolve the same path again.
-        guard Self.isInside(realFile, scratch),
-              let realDirectory = directory == givenScratch ? scratch : realPath(directory),
-              realDirectory == scratch || Self.isInside(realDirectory, scratch)
-        else {
-            return reject(.invalidURL, "\(path) is outside the notification's scratch directory \(scratch)")
+        let name = Self.lastComponent(of: path)
+        let sniffed: String
+        let identity: ReadOnlyFileMemo.Identity??
+        var status = stat()
+        if directory == givenScratch, name != "", name != ".", name != "..",
+           lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG {
+            // The usual file: a regular file (not a link) named directly in the scratch
+            // directory as given. Its resolved path is the directory's resolved path plus its
+            // name, so it is inside whatever the directory resolves to: nothing to resolve.
+            sniffed = path
+            identity = .some(ReadOnlyFileMemo.identity(of: status, describe: .whenNeeded))
+        } else {
+            guard let scratch = resolveScratch() else {
+                return reject(.invalidURL, "the scratch directory \(givenScratch) does not exist")
+            }
+            guard let realFile = realPath(path) else {
+                return reject(.invalidURL, "no file at \(path)")
+            }
+            guard Self.isInside(realFile, scratch),
+                  let realDirectory = directory == givenScratch ? scratch : realPath(directory),
+                  realDirectory == scratch || Self.isInside(realDirectory, scratch)
+            else {
+                return reject(.invalidURL, "\(path) is outside the notification's scratch directory \(scratch)")
+            }
+            sniffed = realFile
+            identity = nil
         }
 
         let result: SniffResult
         do {
-            result = try sniffer.sniff(file: realFile, describe: .whenNeeded)
+            result = try sniffer.sniff(file: sniffed, identity: identity, describe: .whenNeeded)
         } catch let error as MagicError {
             return reject(.invalidURL, error.description)
         } catch {
@@ -86,7 +109,6 @@ struct AttachmentCheck {
         }
 
         // iOS reads the type from the extension when there is no hint: make it the right one.
-        let name = Self.lastComponent(of: path)
         let currentExtension = Self.fileExtension(of: name)
         if currentExtension.map({ AttachmentRules.fileExtension($0, matches: type) }) != true {
             switch moveAside(path, in: directory, to: safeFileName(attachment.identifier), extension: type.fileExtension) {
@@ -129,6 +151,13 @@ struct AttachmentCheck {
             return .failure(RenameFailure(description: String(cString: strerror(code))))
         }
         return .failure(RenameFailure(description: "too many files named \(stem)"))
+    }
+
+    private mutating func resolveScratch() -> String? {
+        if let resolvedScratch { return resolvedScratch }
+        let resolved = realPath(givenScratch)
+        resolvedScratch = .some(resolved)
+        return resolved
     }
 
     private func realPath(_ path: String) -> String? {

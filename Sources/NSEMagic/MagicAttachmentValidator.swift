@@ -55,17 +55,8 @@ public struct MagicAttachmentValidator: AttachmentValidator {
     /// Validates attachments whose files must lie inside `scratchDirectory`. Works without a pipeline.
     public func validate(_ attachments: [Attachment], scratchDirectory: String) -> AttachmentValidation {
         var validation = AttachmentValidation()
-        guard let resolved = realpath(scratchDirectory, nil) else {
-            validation.rejected = attachments.map {
-                Rejection(identifier: $0.identifier, source: $0.source ?? $0.file, reason: .invalidURL,
-                          detail: "the scratch directory \(scratchDirectory) does not exist")
-            }
-            return validation
-        }
-        let check = AttachmentCheck(
-            sniffer: sniffer, limits: limits, scratch: String(cString: resolved), givenScratch: scratchDirectory)
-        free(resolved)
-
+        // The directory is resolved only for a file that is not plainly inside it (see AttachmentCheck).
+        var check = AttachmentCheck(sniffer: sniffer, limits: limits, scratch: scratchDirectory)
         for attachment in attachments {
             switch check.run(attachment) {
             case .accepted(let accepted, let warnings):

@@ -43,7 +43,14 @@ public final class MagicSniffer: Sendable {
     /// A file without write permission (as the downloader's shared bodies are) is classified
     /// once per inode, size and modification time; its later results come from memory.
     public func sniff(file path: String, describe: DescriptionPolicy = .always) throws -> SniffResult {
-        let identity = ReadOnlyFileMemo.identity(of: path, describe: describe)
+        try sniff(file: path, identity: nil, describe: describe)
+    }
+
+    /// ``sniff(file:describe:)`` for a caller that has the file's status already: `identity` is
+    /// the read-only identity made of it (`.some(nil)`: the file may be written), or nil to stat
+    /// the file here.
+    func sniff(file path: String, identity known: ReadOnlyFileMemo.Identity??, describe: DescriptionPolicy) throws -> SniffResult {
+        let identity = known ?? ReadOnlyFileMemo.identity(of: path, describe: describe)
         if let identity, let known = readOnlyFiles.result(for: identity) { return known }
         let (result, size) = try classifyFile(path, describe: describe)
         if let identity, identity.size == size { readOnlyFiles.remember(result, for: identity) }

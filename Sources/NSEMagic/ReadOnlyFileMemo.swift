@@ -29,9 +29,14 @@ final class ReadOnlyFileMemo: Sendable {
     /// The identity of a read-only regular file, or nil when it may be written (or is missing).
     static func identity(of path: String, describe: DescriptionPolicy) -> Identity? {
         var info = stat()
-        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
-              info.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH) == 0
-        else { return nil }
+        guard stat(path, &info) == 0 else { return nil }
+        return identity(of: info, describe: describe)
+    }
+
+    /// The identity of the file `info` describes, or nil when it may be written (or is not a
+    /// regular file).
+    static func identity(of info: stat, describe: DescriptionPolicy) -> Identity? {
+        guard (info.st_mode & S_IFMT) == S_IFREG, info.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH) == 0 else { return nil }
         return Identity(
             device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
             seconds: Int(info.st_mtim.tv_sec), nanoseconds: Int(info.st_mtim.tv_nsec), describe: describe)

@@ -1,6 +1,11 @@
 import NSECurl
 import NSETesting
 import Testing
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 @Suite("Shared transfers, cache and concurrency")
 struct SharingTests {
@@ -53,6 +58,29 @@ struct SharingTests {
         #expect(await f.failure(f.request("/c.png", to: "3", maxBytes: 10_000))?.code == .tooLarge)
         #expect(await f.failure(f.request("/c.png", to: "4", classify: { _ in .reject("not wanted") }))?.code == .rejectedContent)
         #expect(f.server.requestCount("/c.png") == 1)
+    }
+
+    @Test func cachedBodyIsNotHandedToACancelledOrLateCaller() async throws {
+        let f = try await Fixture.make()
+        defer { f.finish() }
+        f.server.route("/c.jpg", .bytes(TestHTTPServer.pattern(20_000), contentType: "image/jpeg"))
+        _ = try await f.downloader.download(f.request("/c.jpg", to: "first"))
+        let cancelledRequest = f.request("/c.jpg", to: "cancelled")
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return await f.failure(cancelledRequest)
+        }
+        #expect(await task.value?.code == .cancelled)
+        #expect(await f.failure(f.request("/c.jpg", to: "late", within: .zero))?.code == .timedOut)
+        #expect(!fileExists(f.scratch.file("cancelled")))
+        #expect(!fileExists(f.scratch.file("late")))
+        // A cached body is read-only, linked into place, and the same bytes.
+        let cached = try await f.downloader.download(f.request("/c.jpg", to: "cached"))
+        #expect(cached.shared)
+        #expect(fileBytes(cached.file) == TestHTTPServer.pattern(20_000))
+        var status = stat()
+        #expect(stat(cached.file, &status) == 0 && status.st_mode & 0o222 == 0)
+        #expect(f.server.requestCount("/c.jpg") == 1)
     }
 
     @Test func cacheIsBoundedInBytes() async throws {

@@ -169,6 +169,30 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: outside), "nothing outside is touched")
     }
 
+    @Test func scratchDirectoryNamedThroughALinkIsTheDirectoryItLeadsTo() throws {
+        let real = try TemporaryDirectory()
+        let elsewhere = try TemporaryDirectory()
+        let linked = elsewhere.path + "/scratch-link"
+        try FileManager.default.createSymbolicLink(atPath: linked, withDestinationPath: real.path)
+        try real.copy(fixture: "picture.png", as: "image.png")
+        let outside = try elsewhere.copy(fixture: "picture.png", as: "other.png")
+        let validation = validator.validate([
+            Attachment(identifier: "image", file: linked + "/image.png"),
+            Attachment(identifier: "other", file: linked + "/../other.png"),
+        ], scratchDirectory: linked)
+        #expect(validation.accepted.map(\.file) == [linked + "/image.png"])
+        #expect(validation.rejected.map(\.reason) == [.invalidURL])
+        #expect(FileManager.default.fileExists(atPath: outside))
+    }
+
+    @Test func missingScratchDirectoryRejectsEveryFile() throws {
+        let validation = validator.validate(
+            [Attachment(identifier: "image", file: "/nonexistent-nse-scratch/image.png")],
+            scratchDirectory: "/nonexistent-nse-scratch")
+        #expect(validation.rejected.map(\.reason) == [.invalidURL])
+        #expect(validation.rejected.first?.detail == "the scratch directory /nonexistent-nse-scratch does not exist")
+    }
+
     @Test func validatesThroughAModifierContext() async throws {
         let root = try TemporaryDirectory()
         let context = ModifierContext.standalone(

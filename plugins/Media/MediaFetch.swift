@@ -76,6 +76,13 @@ struct MediaFetch: Sendable {
     /// `image/jpeg` from `Image/JPEG; charset=binary`; nil when absent.
     static func mediaType(_ contentType: String?) -> String? {
         guard let contentType else { return nil }
+        // The usual value (`image/jpeg`) is already lowercase ASCII, without parameters or blanks.
+        if contentType.utf8.allSatisfy({
+            $0 < 0x80 && $0 != UInt8(ascii: ";") && $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t")
+                && !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0)
+        }) {
+            return contentType.isEmpty ? nil : contentType
+        }
         let type = contentType.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""
         let trimmed = type.filter { $0 != " " && $0 != "\t" }.lowercased()
         return trimmed.isEmpty ? nil : trimmed
