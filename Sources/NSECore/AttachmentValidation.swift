@@ -8,6 +8,19 @@ public protocol AttachmentValidator: Sendable {
     func validate(_ attachments: [Attachment], context: ModifierContext) async -> AttachmentValidation
 }
 
+/// A validator whose work is a plain call (reading local files): when the steps before it
+/// finished without waiting, the pipeline validates on the caller's thread too.
+public protocol SynchronousAttachmentValidator: AttachmentValidator {
+    /// Checks every attachment, as `validate` does, without suspending.
+    func validateSynchronously(_ attachments: [Attachment], context: ModifierContext) -> AttachmentValidation
+}
+
+extension SynchronousAttachmentValidator {
+    public func validate(_ attachments: [Attachment], context: ModifierContext) async -> AttachmentValidation {
+        validateSynchronously(attachments, context: context)
+    }
+}
+
 /// What attachment validation decided.
 public struct AttachmentValidation: Sendable {
     public var accepted: [Attachment]

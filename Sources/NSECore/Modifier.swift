@@ -25,12 +25,23 @@ public protocol Modifier: Sendable {
     /// the start, so a step that blocks (a spin, a synchronous wait) cannot delay the answer
     /// at the deadline. The default is false: claim it only for code you know.
     var neverBlocks: Bool { get }
+
+    /// Does the step's whole work at once and returns true when it needs no waiting this time
+    /// (the `media` step, when every file it needs was downloaded moments ago); otherwise
+    /// returns false having changed nothing (no content, no warnings, no files), and the
+    /// pipeline awaits `modify` instead. It runs on the caller's thread, like a
+    /// `SynchronousModifier`, and must be as brief. The default returns false.
+    func modifyImmediately(_ content: inout NotificationContent, context: ModifierContext) throws -> Bool
 }
 
 extension Modifier {
     public func timeWillExpire(_ content: inout NotificationContent, context: ModifierContext) {}
 
     public var neverBlocks: Bool { false }
+
+    public func modifyImmediately(_ content: inout NotificationContent, context: ModifierContext) throws -> Bool {
+        false
+    }
 }
 
 /// A step that only computes (decrypting, rewriting text): its work is a plain function call.
@@ -48,6 +59,11 @@ public protocol SynchronousModifier: Modifier {
 extension SynchronousModifier {
     public func modify(_ content: inout NotificationContent, context: ModifierContext) async throws {
         try modifySynchronously(&content, context: context)
+    }
+
+    public func modifyImmediately(_ content: inout NotificationContent, context: ModifierContext) throws -> Bool {
+        try modifySynchronously(&content, context: context)
+        return true
     }
 
     public var neverBlocks: Bool { true }

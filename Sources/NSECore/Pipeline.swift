@@ -24,17 +24,12 @@ public struct Pipeline: Sendable {
 
     /// A modifier and its error policy.
     public struct Step: Sendable {
-        public var modifier: any Modifier {
-            didSet { synchronous = modifier as? any SynchronousModifier }
-        }
+        public var modifier: any Modifier
         public var onError: ErrorPolicy
-        /// The modifier as a `SynchronousModifier`, if it is one: looked up once, not per notification.
-        private(set) var synchronous: (any SynchronousModifier)?
 
         public init(_ modifier: any Modifier, onError: ErrorPolicy = .skip) {
             self.modifier = modifier
             self.onError = onError
-            self.synchronous = modifier as? any SynchronousModifier
         }
     }
 
@@ -45,7 +40,11 @@ public struct Pipeline: Sendable {
     public var deadline: Duration
     public var onTimeout: TimeoutPolicy
     /// The system stage: checks attachments after the last step. `nil` accepts them unchecked.
-    public var validator: (any AttachmentValidator)?
+    public var validator: (any AttachmentValidator)? {
+        didSet { synchronousValidator = validator as? any SynchronousAttachmentValidator }
+    }
+    /// The validator as a `SynchronousAttachmentValidator`, if it is one: looked up once.
+    private var synchronousValidator: (any SynchronousAttachmentValidator)?
     /// Where each notification's scratch directory is made.
     public var scratchRoot: String
     /// Shared services handed to every step.
@@ -65,6 +64,7 @@ public struct Pipeline: Sendable {
         self.deadline = deadline
         self.onTimeout = onTimeout
         self.validator = validator
+        self.synchronousValidator = validator as? any SynchronousAttachmentValidator
         self.scratchRoot = scratchRoot ?? ScratchDirectory.defaultRoot
         self.services = services
         self.logger = logger
@@ -93,15 +93,18 @@ public struct Pipeline: Sendable {
             scratch: ScratchDirectory(root: scratchRoot, notificationID: request.id))
         let chain = Chain(steps: steps, validator: validator)
 
-        // The synchronous steps at the head of the chain run first, as plain calls: a chain of
-        // nothing else (decrypt, rewrite) needs no task and no clock.
-        let head = chain.runSynchronousHead(original, context: context, deadline: deadline)
+        // Steps that can finish without waiting run first, as plain calls (synchronous steps
+        // such as decrypt and rewrite; a media step whose files are at hand), and so does a
+        // synchronous validation after them: such a chain needs no task and no clock.
+        let head = chain.runImmediateHead(original, context: context, deadline: deadline, validator: synchronousValidator)
         var finished: Chain.Finished?
         var late: Progress.Snapshot?
         if let running = head.lateStep {
             late = Progress.Snapshot(content: head.state.content, reports: head.state.reports, running: running)
-        } else if chain.isDone(head.state) {
-            finished = Chain.Finished(head.state, original: original)
+        } else if let done = head.finished {
+            finished = done
+        } else if let validated = head.lateValidation {
+            late = Progress.Snapshot(content: validated, reports: head.state.reports, running: nil)
         } else {
             let progress = Progress(head.state)
             let startInline = steps[head.state.next...].allSatisfy(\.modifier.neverBlocks)
@@ -246,10 +249,16 @@ struct Chain: Sendable {
         var failureReason: String?
     }
 
-    /// The synchronous head's outcome, and the step that was computing when the deadline passed.
+    /// How far the immediate head got: where the chain stands, and either the step that was
+    /// computing when the deadline passed, or the whole chain finished, validation included.
     struct Head {
         var state: State
         var lateStep: (index: Int, start: ContinuousClock.Instant)?
+        /// Every step and the validation ended in time.
+        var finished: Finished?
+        /// Every step ended in time, but the validation after them did not: the content with
+        /// the attachments it accepted (for the best attempt).
+        var lateValidation: NotificationContent?
     }
 
     struct Finished: Sendable {
@@ -274,26 +283,21 @@ struct Chain: Sendable {
     let steps: [Pipeline.Step]
     let validator: (any AttachmentValidator)?
 
-    /// True when nothing is left to run: every step has run (or a failure ended the chain),
-    /// and there are no attachments to validate.
-    func isDone(_ state: State) -> Bool {
-        state.failureReason != nil
-            || (state.next == steps.count && (validator == nil || state.content.attachments.isEmpty))
-    }
-
-    /// Runs the `SynchronousModifier` steps at the head of the chain, on the caller's thread,
-    /// and stops at the first other step, or when the deadline has passed.
-    func runSynchronousHead(
-        _ original: NotificationContent, context: ModifierContext, deadline: ContinuousClock.Instant
+    /// Runs the steps at the head of the chain that finish without waiting (see
+    /// `Modifier.modifyImmediately`), on the caller's thread, and stops at the first that
+    /// would wait, or when the deadline has passed. When every step ran, the attachments are
+    /// validated here too if `validator` (the pipeline's, when synchronous) is given.
+    func runImmediateHead(
+        _ original: NotificationContent, context: ModifierContext, deadline: ContinuousClock.Instant,
+        validator synchronousValidator: (any SynchronousAttachmentValidator)?
     ) -> Head {
         // Every step is listed from the start, as not run.
         var state = State(content: original, reports: steps.map { .init(name: $0.modifier.name, status: .notRun) })
-        while state.next < steps.count, state.failureReason == nil,
-              let modifier = steps[state.next].synchronous {
+        while state.next < steps.count, state.failureReason == nil {
             let start = ContinuousClock.now
             var attempt = state.content
             do {
-                try modifier.modifySynchronously(&attempt, context: context)
+                guard try steps[state.next].modifier.modifyImmediately(&attempt, context: context) else { break }
                 if ContinuousClock.now > deadline { return Head(state: state, lateStep: (state.next, start)) }
                 succeeded(&state, with: attempt, since: start)
             } catch {
@@ -301,7 +305,24 @@ struct Chain: Sendable {
                 failed(&state, error: error, since: start, context: context)
             }
         }
-        return Head(state: state)
+        var head = Head(state: state)
+        let stepsDone = state.failureReason != nil || state.next == steps.count
+        guard stepsDone else { return head }
+        var finished = Finished(state, original: original)
+        if state.failureReason == nil, validator != nil, !state.content.attachments.isEmpty {
+            guard let synchronousValidator else { return head }
+            let validation = synchronousValidator.validateSynchronously(state.content.attachments, context: context)
+            finished.content.attachments = validation.accepted
+            finished.finishedAt = .now
+            if finished.finishedAt > deadline {
+                head.lateValidation = finished.content
+                return head
+            }
+            finished.rejected = validation.rejected
+            finished.warnings = validation.warnings
+        }
+        head.finished = finished
+        return head
     }
 
     /// Runs the rest of the chain from `state`, then the validation.

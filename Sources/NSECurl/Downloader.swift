@@ -56,13 +56,26 @@ public final class Downloader: Sendable {
     /// - Throws: ``DownloadError`` saying what went wrong and what to do.
     public func download(_ request: DownloadRequest) async throws(DownloadError) -> DownloadResult {
         let started = ContinuousClock.now
-        let body: FetchedBody, shared: Bool
         if let cached = try recentBody(for: request, now: started) {
-            (body, shared) = (cached, true)
-        } else {
-            try Self.validate(request.url)
-            (body, shared) = try await fetch(request).get()
+            return try deliver(cached, for: request, shared: true, started: started)
         }
+        try Self.validate(request.url)
+        let (body, shared) = try await fetch(request).get()
+        return try deliver(body, for: request, shared: shared, started: started)
+    }
+
+    /// `download`, when a recent body of the URL is at hand (see ``CacheConfiguration``):
+    /// delivered on the caller's thread, without suspending. Nil when there is none, and then
+    /// nothing has been done: call `download`.
+    public func downloadIfRecent(_ request: DownloadRequest) throws(DownloadError) -> DownloadResult? {
+        let started = ContinuousClock.now
+        guard let cached = try recentBody(for: request, now: started) else { return nil }
+        return try deliver(cached, for: request, shared: true, started: started)
+    }
+
+    private func deliver(
+        _ body: FetchedBody, for request: DownloadRequest, shared: Bool, started: ContinuousClock.Instant
+    ) throws(DownloadError) -> DownloadResult {
         if let error = FileDelivery.deliver(body.path, to: request.destination, url: request.url) {
             throw error
         }

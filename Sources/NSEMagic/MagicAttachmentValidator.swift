@@ -19,7 +19,7 @@ import NSECore
 /// extension, declared MIME type or type hint that disagrees with the bytes is a warning; the
 /// file is renamed to `<identifier>.<extension>` in its directory and a wrong hint is replaced.
 /// A `.bin` name claims no type, so renaming it is not a warning.
-public struct MagicAttachmentValidator: AttachmentValidator {
+public struct MagicAttachmentValidator: SynchronousAttachmentValidator {
     /// The sniffer (share one per process).
     public let sniffer: MagicSniffer
     /// The size limit of each kind.
@@ -31,8 +31,10 @@ public struct MagicAttachmentValidator: AttachmentValidator {
         self.limits = limits
     }
 
-    /// Validates the attachments of the notification `context` belongs to.
-    public func validate(_ attachments: [Attachment], context: ModifierContext) async -> AttachmentValidation {
+    /// Validates the attachments of the notification `context` belongs to. Its work is reading
+    /// local files (libmagic reads at most 16 KB of an accepted type), so the pipeline may run
+    /// it on the caller's thread.
+    public func validateSynchronously(_ attachments: [Attachment], context: ModifierContext) -> AttachmentValidation {
         let scratch: String
         do {
             scratch = try context.scratchDirectory()

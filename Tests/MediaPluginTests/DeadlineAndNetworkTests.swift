@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Foundation
 import NSECore
 import NSETesting
@@ -80,5 +85,55 @@ struct DeadlineAndNetworkTests {
         #expect(results.allSatisfy { $0.outcome == .modified && $0.attachments.first?.uti == "public.png" })
         // Joined transfers and the recent-downloads cache serve the rest.
         #expect(server.requestCount("/campaign.png") == 1)
+    }
+
+    @Test("a URL downloaded moments ago is delivered on the caller's thread, validated and named as the first")
+    func recentBodyServedImmediately() async throws {
+        let server = TestHTTPServer()
+        let png = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Fixtures.media("picture.png"))))
+        server.route("/recent.png", .bytes(png, contentType: "image/png"))
+        try await server.start()
+        defer { server.stop() }
+        let root = try ScratchRoot()
+        let pipeline = try root.pipeline("network: { allow-private: true }\nsteps: [media]\n")
+        let url = quoted(server.url("/recent.png"))
+        let first = await pipeline.process(try notification(#""image":\#(url)"#, id: "first"))
+
+        // Nothing between reading the thread and the step suspends when the body is at hand.
+        let caller = pthread_self()
+        let request = try notification(#""image":\#(url)"#, id: "second")
+        let context = ModifierContext.standalone(request: request, scratchRoot: root.path)
+        let media = try #require(pipeline.steps.first?.modifier)
+        var content = request.content
+        let immediate = try media.modifyImmediately(&content, context: context)
+        #expect(pthread_equal(caller, pthread_self()) != 0)
+        #expect(immediate)
+        #expect(content.attachments.count == 1)
+        #expect(server.requestCount("/recent.png") == 1)
+
+        let second = await pipeline.process(try notification(#""image":\#(url)"#, id: "third"))
+        #expect(second.outcome == .modified)
+        #expect(second.attachments.map(\.uti) == first.attachments.map(\.uti))
+        #expect(second.attachments.first?.file.hasSuffix("/image.png") == true)
+        #expect(server.requestCount("/recent.png") == 1)
+    }
+
+    @Test("a URL not downloaded yet is left to the step's awaited work, with nothing done")
+    func notRecentLeavesNothing() async throws {
+        let server = TestHTTPServer()
+        server.route("/later.png", .file(path: Fixtures.media("picture.png"), contentType: "image/png"))
+        try await server.start()
+        defer { server.stop() }
+        let root = try ScratchRoot()
+        let pipeline = try root.pipeline("network: { allow-private: true }\nsteps: [media]\n")
+        let request = try notification(#""image":\#(quoted(server.url("/later.png")))"#, id: "n1")
+        let context = ModifierContext.standalone(request: request, scratchRoot: root.path)
+        let media = try #require(pipeline.steps.first?.modifier)
+        var content = request.content
+        #expect(try media.modifyImmediately(&content, context: context) == false)
+        #expect(content == request.content)
+        #expect(context.warnings.isEmpty && context.rejections.isEmpty)
+        #expect(root.files().isEmpty)
+        #expect(server.requestCount("/later.png") == 0)
     }
 }

@@ -43,6 +43,40 @@ struct ExistingFileValidator: AttachmentValidator {
     }
 }
 
+/// `ExistingFileValidator` as a plain call, recording the thread it ran on.
+final class SynchronousExistingFileValidator: SynchronousAttachmentValidator {
+    let threads = Mutex<[UInt]>([])
+    func validateSynchronously(_ attachments: [NSECore.Attachment], context: ModifierContext) -> AttachmentValidation {
+        threads.withLock { $0.append(currentThread()) }
+        var validation = AttachmentValidation()
+        for attachment in attachments where FileManager.default.fileExists(atPath: attachment.file) {
+            validation.accepted.append(attachment)
+        }
+        return validation
+    }
+}
+
+/// A step that finishes at once when its content says so (`"ready": 1`), and otherwise
+/// waits; counts how often each path ran.
+final class SometimesImmediateModifier: Modifier {
+    let name = "sometimes"
+    let immediate = Atomic<Int>(0)
+    let awaited = Atomic<Int>(0)
+
+    func modifyImmediately(_ content: inout NotificationContent, context: ModifierContext) throws -> Bool {
+        guard content.payload["ready"] != nil else { return false }
+        immediate.add(1, ordering: .relaxed)
+        content.title = "at once"
+        return true
+    }
+
+    func modify(_ content: inout NotificationContent, context: ModifierContext) async throws {
+        await Task.yield()
+        awaited.add(1, ordering: .relaxed)
+        content.title = "awaited"
+    }
+}
+
 /// Busy for `duration` on the calling thread, as a step that computes too long would be.
 func compute(for duration: Duration) {
     let end = ContinuousClock.now + duration
@@ -186,5 +220,34 @@ struct SynchronousStepTests {
         let result = await pipeline.process(try request())
         #expect(result.attachments.map(\.identifier) == ["kept"])
         #expect(result.rejected.map(\.identifier) == ["gone"])
+    }
+
+    @Test("a step that can finish at once does so on the caller's thread; otherwise its awaited work runs")
+    func immediateOrAwaited() async throws {
+        let step = SometimesImmediateModifier()
+        let pipeline = Pipeline(steps: [.init(step)])
+        let ready = await pipeline.process(try request(#"{"aps":{"alert":"a","mutable-content":1},"ready":1}"#))
+        #expect(ready.content.title == "at once")
+        let waiting = await pipeline.process(try request())
+        #expect(waiting.content.title == "awaited")
+        #expect(step.immediate.load(ordering: .relaxed) == 1)
+        #expect(step.awaited.load(ordering: .relaxed) == 1)
+    }
+
+    @Test("a synchronous validator runs on the caller's thread after steps that finished at once")
+    func synchronousValidation() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("nse-sync-\(UInt32.random(in: 0...UInt32.max)).jpg").path
+        FileManager.default.createFile(atPath: file, contents: Data([0xFF, 0xD8]))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let validator = SynchronousExistingFileValidator()
+        let pipeline = Pipeline(
+            steps: [.init(SynchronousClosureModifier("attach") { content, _ in
+                content.attachments = [NSECore.Attachment(identifier: "kept", file: file), NSECore.Attachment(identifier: "gone", file: file + ".x")]
+            })],
+            validator: validator)
+        let caller = currentThread()
+        let result = await pipeline.process(try request())
+        #expect(result.attachments.map(\.identifier) == ["kept"])
+        #expect(validator.threads.withLock { $0 } == [caller])
     }
 }

@@ -43,6 +43,22 @@ struct SharingTests {
         #expect(!fileExists(f.scratch.file("small")))
     }
 
+    @Test func aRecentBodyIsDeliveredWithoutWaitingAndNothingElseIs() async throws {
+        let f = try await Fixture.make()
+        defer { f.finish() }
+        f.server.route("/r.png", .bytes(TestHTTPServer.pattern(20_000), contentType: "image/png"))
+        #expect(try f.downloader.downloadIfRecent(f.request("/r.png", to: "early")) == nil)
+        #expect(!fileExists(f.scratch.file("early")))
+        _ = try await f.downloader.download(f.request("/r.png", to: "1"))
+        let recent = try #require(try f.downloader.downloadIfRecent(f.request("/r.png", to: "2")))
+        #expect(recent.shared)
+        #expect(fileBytes(f.scratch.file("2")) == TestHTTPServer.pattern(20_000))
+        // Still judged by this caller's limits.
+        #expect(throws: DownloadError.self) { try f.downloader.downloadIfRecent(f.request("/r.png", to: "3", maxBytes: 1_000)) }
+        #expect(!fileExists(f.scratch.file("3")))
+        #expect(f.server.requestCount("/r.png") == 1)
+    }
+
     @Test func recentDownloadsAreServedFromTheCache() async throws {
         let f = try await Fixture.make()
         defer { f.finish() }

@@ -22,31 +22,57 @@ struct MediaFetch: Sendable {
     }
 
     func fetch(_ reference: MediaReference, identifier: String, directory: String, deadline: ContinuousClock.Instant) async -> Outcome {
+        let (request, verdict) = downloadRequest(reference, identifier: identifier, directory: directory, deadline: deadline)
+        do {
+            return outcome(of: try await downloader.download(request), reference: reference, identifier: identifier)
+        } catch {
+            if error.code == .cancelled, Task.isCancelled { return .cancelled }
+            return outcome(of: error, reference: reference, identifier: identifier, verdict: verdict)
+        }
+    }
+
+    /// `fetch`, when the body was downloaded moments ago: on the caller's thread, without
+    /// suspending. Nil when it was not, and then nothing has been done.
+    func fetchIfRecent(_ reference: MediaReference, identifier: String, directory: String, deadline: ContinuousClock.Instant) -> Outcome? {
+        let (request, verdict) = downloadRequest(reference, identifier: identifier, directory: directory, deadline: deadline)
+        do {
+            guard let result = try downloader.downloadIfRecent(request) else { return nil }
+            return outcome(of: result, reference: reference, identifier: identifier)
+        } catch {
+            return outcome(of: error, reference: reference, identifier: identifier, verdict: verdict)
+        }
+    }
+
+    private func downloadRequest(
+        _ reference: MediaReference, identifier: String, directory: String, deadline: ContinuousClock.Instant
+    ) -> (DownloadRequest, VerdictReason) {
         let destination = directory + "/" + AttachmentNaming.fileName(identifier: identifier, url: reference.url)
         let verdict = VerdictReason()
         let request = DownloadRequest(
             url: reference.url, destination: destination, deadline: deadline,
             maxBytes: limits.largest, classify: classifier(recording: verdict))
-        do {
-            let result = try await downloader.download(request)
-            if result.byteCount == 0 {
-                // Nothing to classify: refuse it here rather than leave an empty file behind.
-                unlink(result.file)
-                return .rejected(Rejection(
-                    identifier: identifier, source: reference.url, reason: .invalidFileSize,
-                    detail: "\(reference.url) answered with an empty body (0 bytes). Check that the URL points at the media file itself."),
-                    timedOut: false)
-            }
-            return .attached(Attachment(
-                identifier: identifier, file: result.file, mime: Self.mediaType(result.contentType),
-                source: reference.url, options: reference.options))
-        } catch {
-            if error.code == .cancelled, Task.isCancelled { return .cancelled }
-            let rejection = Rejection(
-                identifier: identifier, source: reference.url,
-                reason: Self.reason(for: error, verdict: verdict.value), detail: error.message)
-            return .rejected(rejection, timedOut: error.code == .timedOut)
+        return (request, verdict)
+    }
+
+    private func outcome(of result: DownloadResult, reference: MediaReference, identifier: String) -> Outcome {
+        if result.byteCount == 0 {
+            // Nothing to classify: refuse it here rather than leave an empty file behind.
+            unlink(result.file)
+            return .rejected(Rejection(
+                identifier: identifier, source: reference.url, reason: .invalidFileSize,
+                detail: "\(reference.url) answered with an empty body (0 bytes). Check that the URL points at the media file itself."),
+                timedOut: false)
         }
+        return .attached(Attachment(
+            identifier: identifier, file: result.file, mime: Self.mediaType(result.contentType),
+            source: reference.url, options: reference.options))
+    }
+
+    private func outcome(of error: DownloadError, reference: MediaReference, identifier: String, verdict: VerdictReason) -> Outcome {
+        let rejection = Rejection(
+            identifier: identifier, source: reference.url,
+            reason: Self.reason(for: error, verdict: verdict.value), detail: error.message)
+        return .rejected(rejection, timedOut: error.code == .timedOut)
     }
 
     /// NSEMagic's early verdict as the downloader's `classify`: an image is cut at its own

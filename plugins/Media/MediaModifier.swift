@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import NSECore
 import NSECurl
 import NSEMagic
@@ -102,6 +107,42 @@ public struct MediaModifier: Modifier {
                 return
             }
         }
+    }
+
+    /// The whole step at once when every file the payload names was downloaded moments ago (a
+    /// campaign's later notifications): each is delivered on the caller's thread, with no
+    /// suspension. Otherwise false, with nothing done.
+    public func modifyImmediately(_ content: inout NotificationContent, context: ModifierContext) throws -> Bool {
+        let found = locator.locate(in: content.payload)
+        guard !found.references.isEmpty else {
+            for warning in found.warnings { context.warn(warning) }
+            return true
+        }
+        guard found.references.count <= maxAttachments,
+              let directory = try? context.scratchDirectory()  // made once; `modify` finds it again
+        else { return false }
+        var naming = AttachmentNaming(existing: content.attachments)
+        let fetch = MediaFetch(downloader: downloader, verdicts: verdicts, limits: limits)
+        var outcomes: [MediaFetch.Outcome] = []
+        outcomes.reserveCapacity(found.references.count)
+        for reference in found.references {
+            let identifier = naming.uniqueIdentifier(reference.identifier)
+            guard let outcome = fetch.fetchIfRecent(reference, identifier: identifier, directory: directory, deadline: context.deadline) else {
+                // Not at hand: undo what was delivered, and let `modify` do it all.
+                for case .attached(let attachment) in outcomes { unlink(attachment.file) }
+                return false
+            }
+            outcomes.append(outcome)
+        }
+        for warning in found.warnings { context.warn(warning) }
+        for outcome in outcomes {
+            switch outcome {
+            case .attached(let attachment): content.attachments.append(attachment)
+            case .rejected(let rejection, _): context.reject(rejection)
+            case .cancelled: break
+            }
+        }
+        return true
     }
 
     /// Runs every download at once; the outcomes come back in the order of `planned`.
