@@ -19,6 +19,7 @@ import Foundation
 import MediaPlugin
 import NSECore
 import NSEMagic
+import Synchronization
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 5 else {
@@ -38,30 +39,36 @@ let pipeline = try PipelineLoader(registry: registry).load(text: """
     steps: [media]
     """, baseDirectory: scratch)
 
-/// Runs one payload per URL, at most `inFlight` at once (0: all at once); every notification
+/// Hands out request numbers to workers.
+final class Counter: Sendable {
+    private let value = Atomic<Int>(0)
+    func take() -> Int { value.add(1, ordering: .relaxed).oldValue }
+}
+
+/// Runs one payload per URL, at most `inFlight` at once (0: all at once), as a bulk runner
+/// does: `inFlight` workers each take the next payload when done with one. Every notification
 /// must end with one attachment.
 func run(_ urls: [String], inFlight: Int) async -> (time: Duration, accepted: Int) {
     let requests = urls.enumerated().map { index, url in
         let text = #"{"aps":{"alert":{"title":"Sale","body":"New"},"mutable-content":1},"image":"\#(url)"}"#
         return try! NotificationRequest(id: "n\(index)", json: Array(text.utf8))
     }
+    let workers = inFlight > 0 ? min(inFlight, requests.count) : requests.count
+    let next = Counter()
     let clock = ContinuousClock()
     let started = clock.now
-    let results = await withTaskGroup(of: NotificationResult.self) { group in
-        var results: [NotificationResult] = []
-        results.reserveCapacity(requests.count)
-        var pending = requests[...]
-        for request in pending.prefix(inFlight > 0 ? inFlight : requests.count) {
-            group.addTask { await pipeline.process(request) }
-        }
-        pending = pending.dropFirst(inFlight > 0 ? inFlight : requests.count)
-        while let result = await group.next() {
-            results.append(result)
-            if let request = pending.popFirst() {
-                group.addTask { await pipeline.process(request) }
+    let results = await withTaskGroup(of: [NotificationResult].self) { group in
+        for _ in 0..<workers {
+            group.addTask {
+                var done: [NotificationResult] = []
+                while true {
+                    let index = next.take()
+                    guard index < requests.count else { return done }
+                    done.append(await pipeline.process(requests[index]))
+                }
             }
         }
-        return results
+        return await group.reduce(into: []) { $0 += $1 }
     }
     let elapsed = clock.now - started
     for result in results where result.attachments.count != 1 {

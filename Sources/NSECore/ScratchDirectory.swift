@@ -29,13 +29,19 @@ final class ScratchDirectory: Sendable {
     func path() throws -> String {
         try created.withLock { path in
             if let path { return path }
-            // Checked for every notification, so a root swapped for a link (or another
-            // user's directory) later is refused too (a plain mkdir and lstat, cheap).
-            try Self.prepareRoot(root)
+            let firstUse = Self.verifiedRoots.withLock { !$0.contains(root) }
+            if firstUse { try Self.prepareRoot(root) }
             // A unique directory per notification, named after it so a person can find it.
             let template = root + "/" + safeFileName(notificationID, fallback: "notification") + "-XXXXXX"
             var bytes = Array(template.utf8CString)
-            guard let made = mkdtemp(&bytes) else {
+            var made = mkdtemp(&bytes)
+            if made == nil, errno == ENOENT, !firstUse {
+                // The root was removed since it was checked (a clean-up job): make it again.
+                try Self.prepareRoot(root)
+                bytes = Array(template.utf8CString)
+                made = mkdtemp(&bytes)
+            }
+            guard let made else {
                 throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: template])
             }
             let directory = String(cString: made)
@@ -43,6 +49,12 @@ final class ScratchDirectory: Sendable {
             return directory
         }
     }
+
+    /// Roots checked by `prepareRoot` in this process. Once a root is known to be this user's
+    /// own directory, nobody else can swap it: the root sits in a sticky folder such as /tmp
+    /// (only its owner may rename or remove it) or in the user's own one. So it is checked
+    /// once, not for every notification.
+    private static let verifiedRoots = Mutex<Set<String>>([])
 
     /// The directory if a step made it.
     var existingPath: String? { created.withLock { $0 } }
@@ -66,6 +78,7 @@ extension ScratchDirectory {
                 userInfo: [NSFilePathErrorKey: root, NSLocalizedDescriptionKey:
                     "\(root) is not a directory of this user's (a link, or someone else's); choose another scratch-dir"])
         }
+        verifiedRoots.withLock { _ = $0.insert(root) }
     }
 }
 
