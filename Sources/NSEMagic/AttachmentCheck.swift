@@ -170,18 +170,21 @@ struct AttachmentCheck {
         path.hasPrefix(directory.hasSuffix("/") ? directory : directory + "/")
     }
 
+    // Searched as UTF-8 bytes: `/` and `.` are ASCII, so the indexes fall between characters,
+    // and a byte search is far cheaper than a search by `Character`.
+
     static func directory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     static func lastComponent(of path: String) -> String {
-        path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
+        path.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(path[path.utf8.index(after: $0)...]) } ?? path
     }
 
     static func fileExtension(of name: String) -> String? {
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
-        let ext = name[name.index(after: dot)...]
+        guard let dot = name.utf8.lastIndex(of: UInt8(ascii: ".")), dot != name.startIndex else { return nil }
+        let ext = name[name.utf8.index(after: dot)...]
         return ext.isEmpty ? nil : String(ext)
     }
 }
