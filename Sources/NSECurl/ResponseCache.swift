@@ -35,9 +35,15 @@ final class RecentBodies: Sendable {
 struct ResponseCache {
     /// How long a body is reused, how much disk the cache may hold, and how many entries.
     var configuration: Downloader.CacheConfiguration
-    private var entries: [String: (body: FetchedBody, storedAt: ContinuousClock.Instant)] = [:]
-    /// URLs from oldest to newest.
-    private var order: [String] = []
+    private var entries: [String: (body: FetchedBody, storedAt: ContinuousClock.Instant, insertion: Int)] = [:]
+    /// Insertions from oldest to newest, from `oldest` on. An insertion whose entry has since
+    /// been removed or replaced is skipped when reached, so removing costs no search: with
+    /// hundreds of entries, searching on every insertion cost the engine thread more than a
+    /// transfer's own bookkeeping.
+    private var order: [(url: String, insertion: Int)] = []
+    private var oldest = 0
+    /// Numbers insertions, telling a replaced entry's old place in `order` from its new one.
+    private var insertions = 0
     private(set) var totalBytes: Int64 = 0
 
     init(configuration: Downloader.CacheConfiguration) {
@@ -60,14 +66,15 @@ struct ResponseCache {
         guard enabled, body.byteCount <= configuration.maxBytes else { return [] }
         var released: [FetchedBody] = []
         if let old = remove(url) { released.append(old) }
-        entries[url] = (body, now)
-        order.append(url)
+        insertions += 1
+        entries[url] = (body, now, insertions)
+        order.append((url, insertions))
         totalBytes += body.byteCount
         // Expired first, then oldest, until within bounds.
-        while let oldest = order.first,
-              totalBytes > configuration.maxBytes || order.count > configuration.maxEntries
-                || now - entries[oldest]!.storedAt >= configuration.timeToLive {
-            if let old = remove(oldest) { released.append(old) }
+        while let first = oldestURL(), let storedAt = entries[first]?.storedAt,
+              totalBytes > configuration.maxBytes || entries.count > configuration.maxEntries
+                || now - storedAt >= configuration.timeToLive {
+            if let old = remove(first) { released.append(old) }
         }
         return released
     }
@@ -76,14 +83,33 @@ struct ResponseCache {
         let released = entries.values.map(\.body)
         entries.removeAll()
         order.removeAll()
+        oldest = 0
         totalBytes = 0
         return released
     }
 
+    /// The URL of the oldest insertion whose entry is still there.
+    private mutating func oldestURL() -> String? {
+        while oldest < order.count {
+            let candidate = order[oldest]
+            if entries[candidate.url]?.insertion == candidate.insertion { return candidate.url }
+            oldest += 1
+        }
+        // Everything before `oldest` is gone: drop it, now and then, in one move.
+        if oldest > 0 {
+            order.removeAll(keepingCapacity: true)
+            oldest = 0
+        }
+        return nil
+    }
+
     private mutating func remove(_ url: String) -> FetchedBody? {
         guard let entry = entries.removeValue(forKey: url) else { return nil }
-        order.removeAll { $0 == url }
         totalBytes -= entry.body.byteCount
+        if oldest > 256, oldest * 2 > order.count {
+            order.removeFirst(oldest)
+            oldest = 0
+        }
         return entry.body
     }
 }
