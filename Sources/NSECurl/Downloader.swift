@@ -40,6 +40,7 @@ public final class Downloader: Sendable {
             }
             workDirectory = String(cString: made)
             ownsWorkDirectory = true
+            WorkDirectories.removeAtExit(workDirectory)
         }
         engine = try TransferEngine(configuration: configuration, workDirectory: workDirectory)
     }
@@ -128,7 +129,10 @@ public final class Downloader: Sendable {
     /// and removes the work directory it created. Later downloads fail at once.
     public func shutdown() {
         engine.shutdown()
-        if ownsWorkDirectory { rmdir(workDirectory) }
+        if ownsWorkDirectory {
+            rmdir(workDirectory)
+            WorkDirectories.forget(workDirectory)
+        }
     }
 
     /// Refuses what is not an absolute http or https URL with a host, before any network use.
@@ -162,4 +166,35 @@ private final class WaiterBox: Sendable {
     private let waiter = Mutex<Waiter?>(nil)
     func set(_ value: Waiter) { waiter.withLock { $0 = value } }
     func take() -> Waiter? { waiter.withLock { $0 } }
+}
+
+/// The work directories downloaders made, removed with what is left in them when the process
+/// exits: a process that never shuts its downloaders down (a test run, a command that ends
+/// through `exit`) would otherwise leave one behind each time, with the cached bodies in it.
+enum WorkDirectories {
+    private static let pending = Mutex<Set<String>>([])
+    private static let handler: Void = { atexit { WorkDirectories.removeAll() } }()
+
+    static func removeAtExit(_ directory: String) {
+        _ = handler
+        pending.withLock { _ = $0.insert(directory) }
+    }
+
+    static func forget(_ directory: String) {
+        pending.withLock { _ = $0.remove(directory) }
+    }
+
+    private static func removeAll() {
+        for directory in pending.withLock({ $0 }) {
+            // The engine writes its files directly in the directory, never in subfolders.
+            if let listing = opendir(directory) {
+                while let entry = readdir(listing) {
+                    let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                    if name != "." && name != ".." { unlink(directory + "/" + name) }
+                }
+                closedir(listing)
+            }
+            rmdir(directory)
+        }
+    }
 }
