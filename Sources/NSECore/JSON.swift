@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A JSON value that keeps what a payload's author wrote: object members stay in order and
 /// numbers stay as the text they were written in, so untouched parts round-trip exactly
 /// (`29273432613945685` does not become `29273432613945684` as it would through a `Double`).
@@ -59,12 +67,15 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
             self.value = value
         }
 
-        /// True when the member's name is `name`. Most names differ in length, which settles
-        /// it at once; a name of a different length is never the same name in JSON, which
-        /// compares names by their code units (RFC 8259 §8.3).
-        @inlinable
+        /// True when the member's name is `name`: the same UTF-8 bytes, as JSON compares names
+        /// by their code units (RFC 8259 §8.3), not by canonical equivalence as `String ==`
+        /// does. Most names differ in length, which settles it at once.
         public func isNamed(_ name: String) -> Bool {
-            key.utf8.count == name.utf8.count && key == name
+            let count = key.utf8.count
+            guard count == name.utf8.count else { return false }
+            guard count > 0 else { return true }
+            var own = key, other = name
+            return own.withUTF8 { a in other.withUTF8 { b in memcmp(a.baseAddress!, b.baseAddress!, count) == 0 } }
         }
     }
 
@@ -113,13 +124,15 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
         if members.count <= 16 {
             // Small objects, the usual case: comparing pairs beats hashing.
             for (index, member) in members.enumerated().dropFirst()
-            where members[..<index].contains(where: { $0.isNamed(member.key) }) && !repeated.contains(member.key) {
+            where members[..<index].contains(where: { $0.isNamed(member.key) })
+                && !repeated.contains(where: { $0.utf8.elementsEqual(member.key.utf8) }) {
                 repeated.append(member.key)
             }
             return repeated
         }
-        var seen = Set<String>()
-        for member in members where !seen.insert(member.key).inserted && !repeated.contains(member.key) {
+        var seen = Set<[UInt8]>()
+        for member in members where !seen.insert(Array(member.key.utf8)).inserted
+            && !repeated.contains(where: { $0.utf8.elementsEqual(member.key.utf8) }) {
             repeated.append(member.key)
         }
         return repeated

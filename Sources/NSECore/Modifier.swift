@@ -28,8 +28,8 @@ public protocol Modifier: Sendable {
 
     /// Does the step's whole work at once and returns true when it needs no waiting this time
     /// (the `media` step, when every file it needs was downloaded moments ago); otherwise
-    /// returns false having changed nothing (no content, no warnings, no files), and the
-    /// pipeline awaits `modify` instead. It runs on the caller's thread, like a
+    /// returns false having changed nothing (no content, warnings or files; the notification's
+    /// own scratch directory may have been made), and the pipeline awaits `modify` instead. It runs on the caller's thread, like a
     /// `SynchronousModifier`, and must be as brief. The default returns false.
     func modifyImmediately(_ content: inout NotificationContent, context: ModifierContext) throws -> Bool
 }

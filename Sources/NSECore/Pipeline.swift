@@ -99,12 +99,10 @@ public struct Pipeline: Sendable {
         let head = chain.runImmediateHead(original, context: context, deadline: deadline, validator: synchronousValidator)
         var finished: Chain.Finished?
         var late: Progress.Snapshot?
-        if let running = head.lateStep {
-            late = Progress.Snapshot(content: head.state.content, reports: head.state.reports, running: running)
+        if let snapshot = head.late {
+            late = snapshot
         } else if let done = head.finished {
             finished = done
-        } else if let validated = head.lateValidation {
-            late = Progress.Snapshot(content: validated, reports: head.state.reports, running: nil)
         } else {
             let progress = Progress(head.state)
             let startInline = steps[head.state.next...].allSatisfy(\.modifier.neverBlocks)
@@ -131,7 +129,8 @@ public struct Pipeline: Sendable {
                 warnings: warnings + finished.warnings)
         } else {
             result = await expired(
-                request: request, original: original, context: context, snapshot: late!, warnings: warnings)
+                request: request, original: original, context: context, snapshot: late!, warnings: warnings,
+                validated: head.lateValidation)
         }
         // Elapsed time runs to when the answer was decided, on whichever thread decided it, so a
         // caller whose own threads are busy does not make the pipeline look late.
@@ -147,10 +146,12 @@ public struct Pipeline: Sendable {
         return result
     }
 
-    /// The result when the deadline passed before the chain finished: `snapshot` is how far it got.
+    /// The result when the deadline passed before the chain finished: `snapshot` is how far it
+    /// got. `validated` is a validation that ended too late: the snapshot's attachments are the
+    /// ones it accepted, and are not validated again.
     private func expired(
         request: NotificationRequest, original: NotificationContent, context: ModifierContext,
-        snapshot: Progress.Snapshot, warnings: [String]
+        snapshot: Progress.Snapshot, warnings: [String], validated: AttachmentValidation? = nil
     ) async -> NotificationResult {
         let now = ContinuousClock.now
         var reports = snapshot.reports
@@ -164,6 +165,11 @@ public struct Pipeline: Sendable {
             content = snapshot.content
             if let running = snapshot.running {
                 steps[running.index].modifier.timeWillExpire(&content, context: context)
+            }
+            if let validated {
+                return NotificationResult(
+                    id: request.id, outcome: .fallback, reason: "deadline", content: content,
+                    rejected: rejected + validated.rejected, steps: reports, warnings: warnings + validated.warnings)
             }
             // Attachments offered as the best attempt are checked too: iOS would refuse bad ones.
             if let validator, !content.attachments.isEmpty {
@@ -249,16 +255,18 @@ struct Chain: Sendable {
         var failureReason: String?
     }
 
-    /// How far the immediate head got: where the chain stands, and either the step that was
-    /// computing when the deadline passed, or the whole chain finished, validation included.
+    /// How far the immediate head got: where the chain stands, and either the whole chain
+    /// finished in time (validation included), or how far it got when the deadline passed.
     struct Head {
         var state: State
-        var lateStep: (index: Int, start: ContinuousClock.Instant)?
         /// Every step and the validation ended in time.
         var finished: Finished?
-        /// Every step ended in time, but the validation after them did not: the content with
-        /// the attachments it accepted (for the best attempt).
-        var lateValidation: NotificationContent?
+        /// The deadline passed during the head: what the fallback is built from, frozen when
+        /// the late step or validation ended.
+        var late: Progress.Snapshot?
+        /// A validation that ended after the deadline: its rejections and warnings, for the
+        /// best attempt, which offers what it accepted.
+        var lateValidation: AttachmentValidation?
     }
 
     struct Finished: Sendable {
@@ -293,36 +301,41 @@ struct Chain: Sendable {
     ) -> Head {
         // Every step is listed from the start, as not run.
         var state = State(content: original, reports: steps.map { .init(name: $0.modifier.name, status: .notRun) })
-        while state.next < steps.count, state.failureReason == nil {
+        func late(running: (index: Int, start: ContinuousClock.Instant)?, content: NotificationContent) -> Head {
+            Head(state: state, late: Progress.Snapshot(
+                content: content, reports: state.reports, running: running, frozenAt: .now))
+        }
+        while state.next < steps.count, state.failureReason == nil, !Task.isCancelled {
             let start = ContinuousClock.now
             var attempt = state.content
             do {
                 guard try steps[state.next].modifier.modifyImmediately(&attempt, context: context) else { break }
-                if ContinuousClock.now > deadline { return Head(state: state, lateStep: (state.next, start)) }
+                if ContinuousClock.now > deadline { return late(running: (state.next, start), content: state.content) }
                 succeeded(&state, with: attempt, since: start)
             } catch {
-                if ContinuousClock.now > deadline { return Head(state: state, lateStep: (state.next, start)) }
+                if ContinuousClock.now > deadline { return late(running: (state.next, start), content: state.content) }
                 failed(&state, error: error, since: start, context: context)
             }
         }
-        var head = Head(state: state)
-        let stepsDone = state.failureReason != nil || state.next == steps.count
-        guard stepsDone else { return head }
+        guard state.failureReason != nil || state.next == steps.count else { return Head(state: state) }
         var finished = Finished(state, original: original)
+        var validation: AttachmentValidation?
         if state.failureReason == nil, validator != nil, !state.content.attachments.isEmpty {
-            guard let synchronousValidator else { return head }
-            let validation = synchronousValidator.validateSynchronously(state.content.attachments, context: context)
-            finished.content.attachments = validation.accepted
-            finished.finishedAt = .now
-            if finished.finishedAt > deadline {
-                head.lateValidation = finished.content
-                return head
-            }
-            finished.rejected = validation.rejected
-            finished.warnings = validation.warnings
+            guard let synchronousValidator else { return Head(state: state) }
+            let checked = synchronousValidator.validateSynchronously(state.content.attachments, context: context)
+            finished.content.attachments = checked.accepted
+            finished.rejected = checked.rejected
+            finished.warnings = checked.warnings
+            validation = checked
         }
-        head.finished = finished
-        return head
+        finished.finishedAt = .now
+        // Ended after the deadline (in the last step, or in validation): late, like any chain.
+        if finished.finishedAt > deadline {
+            var head = late(running: nil, content: validation == nil ? state.content : finished.content)
+            head.lateValidation = validation
+            return head
+        }
+        return Head(state: state, finished: finished)
     }
 
     /// Runs the rest of the chain from `state`, then the validation.

@@ -29,32 +29,44 @@ final class ScratchDirectory: Sendable {
     func path() throws -> String {
         try created.withLock { path in
             if let path { return path }
-            let firstUse = Self.verifiedRoots.withLock { !$0.contains(root) }
-            if firstUse { try Self.prepareRoot(root) }
+            var checked = Self.checkedRoots.withLock { $0[root] }
+            if checked == nil { checked = try Self.prepareRoot(root) }
             // A unique directory per notification, named after it so a person can find it.
             let template = root + "/" + safeFileName(notificationID, fallback: "notification") + "-XXXXXX"
-            var bytes = Array(template.utf8CString)
-            var made = mkdtemp(&bytes)
-            if made == nil, errno == ENOENT, !firstUse {
-                // The root was removed since it was checked (a clean-up job): make it again.
-                try Self.prepareRoot(root)
-                bytes = Array(template.utf8CString)
-                made = mkdtemp(&bytes)
+            for attempt in 0..<2 {
+                var bytes = Array(template.utf8CString)
+                let made = mkdtemp(&bytes)
+                let failure = errno
+                // The root must still be the directory that was checked: one removed by a
+                // clean-up job could have been made again by someone else, or be a link now.
+                if Self.identity(of: root) == checked, let made {
+                    let directory = String(cString: made)
+                    path = directory
+                    return directory
+                }
+                if let made { rmdir(made) }
+                guard attempt == 0, made != nil || failure == ENOENT else { break }
+                checked = try Self.prepareRoot(root)
             }
-            guard let made else {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: template])
-            }
-            let directory = String(cString: made)
-            path = directory
-            return directory
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: template])
         }
     }
 
-    /// Roots checked by `prepareRoot` in this process. Once a root is known to be this user's
-    /// own directory, nobody else can swap it: the root sits in a sticky folder such as /tmp
-    /// (only its owner may rename or remove it) or in the user's own one. So it is checked
-    /// once, not for every notification.
-    private static let verifiedRoots = Mutex<Set<String>>([])
+    /// Roots checked by `prepareRoot` in this process, with what they were then. Each
+    /// notification compares the root with that (one `lstat`) instead of checking it in full.
+    private static let checkedRoots = Mutex<[String: RootIdentity]>([:])
+
+    struct RootIdentity: Equatable {
+        var device: UInt64
+        var inode: UInt64
+    }
+
+    /// The device and inode of `root` itself (not what a link points to), if it exists.
+    static func identity(of root: String) -> RootIdentity? {
+        var status = stat()
+        guard lstat(root, &status) == 0 else { return nil }
+        return RootIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+    }
 
     /// The directory if a step made it.
     var existingPath: String? { created.withLock { $0 } }
@@ -63,7 +75,8 @@ final class ScratchDirectory: Sendable {
 extension ScratchDirectory {
     /// Makes the root (owner-only) if it is missing, and refuses one that is a link or belongs
     /// to someone else: files are written below it.
-    static func prepareRoot(_ root: String) throws {
+    @discardableResult
+    static func prepareRoot(_ root: String) throws -> RootIdentity {
         if mkdir(root, 0o700) != 0 && errno != EEXIST {
             try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         }
@@ -78,7 +91,9 @@ extension ScratchDirectory {
                 userInfo: [NSFilePathErrorKey: root, NSLocalizedDescriptionKey:
                     "\(root) is not a directory of this user's (a link, or someone else's); choose another scratch-dir"])
         }
-        verifiedRoots.withLock { _ = $0.insert(root) }
+        let identity = RootIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+        checkedRoots.withLock { $0[root] = identity }
+        return identity
     }
 }
 

@@ -129,8 +129,8 @@ public final class Downloader: Sendable {
     /// and removes the work directory it created. Later downloads fail at once.
     public func shutdown() {
         engine.shutdown()
-        if ownsWorkDirectory {
-            rmdir(workDirectory)
+        // Bodies still held by callers keep the folder; it is then removed at exit.
+        if ownsWorkDirectory, rmdir(workDirectory) == 0 {
             WorkDirectories.forget(workDirectory)
         }
     }

@@ -99,16 +99,18 @@ struct DeadlineAndNetworkTests {
         let url = quoted(server.url("/recent.png"))
         let first = await pipeline.process(try notification(#""image":\#(url)"#, id: "first"))
 
-        // Nothing between reading the thread and the step suspends when the body is at hand.
-        let caller = pthread_self()
+        // The step's plain call finishes the work: the file is the first download's body,
+        // linked (the same inode), with no second request.
         let request = try notification(#""image":\#(url)"#, id: "second")
         let context = ModifierContext.standalone(request: request, scratchRoot: root.path)
         let media = try #require(pipeline.steps.first?.modifier)
         var content = request.content
-        let immediate = try media.modifyImmediately(&content, context: context)
-        #expect(pthread_equal(caller, pthread_self()) != 0)
-        #expect(immediate)
-        #expect(content.attachments.count == 1)
+        #expect(try media.modifyImmediately(&content, context: context))
+        let file = try #require(content.attachments.first?.file)
+        let firstFile = try #require(first.attachments.first?.file)
+        var linked = stat(), original = stat()
+        #expect(stat(file, &linked) == 0 && stat(firstFile, &original) == 0)
+        #expect(linked.st_ino == original.st_ino)
         #expect(server.requestCount("/recent.png") == 1)
 
         let second = await pipeline.process(try notification(#""image":\#(url)"#, id: "third"))
@@ -135,5 +137,27 @@ struct DeadlineAndNetworkTests {
         #expect(context.warnings.isEmpty && context.rejections.isEmpty)
         #expect(root.files().isEmpty)
         #expect(server.requestCount("/later.png") == 0)
+    }
+
+    @Test("when one of several URLs is not at hand, what was delivered at once is taken back")
+    func partlyRecentIsUndone() async throws {
+        let server = try await mediaServer()
+        defer { server.stop() }
+        let root = try ScratchRoot()
+        let pipeline = try root.pipeline("network: { allow-private: true }\nsteps: [media]\n")
+        let recent = quoted(server.url("/picture.png")), later = quoted(server.url("/picture.gif"))
+        let first = await pipeline.process(try notification(#""image":\#(recent)"#, id: "first"))
+        #expect(first.attachments.count == 1)
+
+        let request = try notification(#""att":{"a":\#(recent),"b":\#(later)}"#, id: "both")
+        let context = ModifierContext.standalone(request: request, scratchRoot: root.path)
+        let media = try #require(pipeline.steps.first?.modifier)
+        var content = request.content
+        #expect(try media.modifyImmediately(&content, context: context) == false)
+        #expect(content == request.content)
+        #expect(context.warnings.isEmpty && context.rejections.isEmpty)
+        // Only the first notification's file is left.
+        #expect(root.files().count == 1)
+        #expect(server.requestCount("/picture.gif") == 0)
     }
 }

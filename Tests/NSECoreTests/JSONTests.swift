@@ -154,9 +154,26 @@ struct JSONTests {
         }
         text += "null" + String(repeating: "}", count: 6)
         #expect(try roundTrip(text) == text)
-        // Cut short with containers open: a clear error, and nothing the reader held is lost track of.
+        // Cut short with several containers open: a clear error, not a crash.
         let cut = String(text.prefix(text.count / 2))
         #expect(throws: JSONParseError.self) { try JSON(parsing: cut) }
+    }
+
+    @Test("member names compare by their UTF-8 bytes, in objects of any size")
+    func namesByBytes() throws {
+        let composed = "caf\u{E9}", decomposed = "cafe\u{301}"
+        var object = JSONObject()
+        object[composed] = 1
+        object[decomposed] = 2
+        #expect(object.count == 2)
+        #expect(object[composed] == 1 && object[decomposed] == 2)
+        #expect(object.repeatedKeys.isEmpty)
+        var large = JSONObject(members: (0..<20).map { JSONObject.Member(key: "k\($0)", value: 0) })
+        large[composed] = 1
+        large[decomposed] = 2
+        #expect(large.repeatedKeys.isEmpty)
+        let repeated = try JSON(parsing: #"{"a":1,"a":2}"#).objectValue
+        #expect(repeated?.repeatedKeys == ["a"])
     }
 
     @Test("a request keeps compact text as it is and minifies text with whitespace")

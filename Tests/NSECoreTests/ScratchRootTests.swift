@@ -49,4 +49,23 @@ struct ScratchRootTests {
         let permissions = try FileManager.default.attributesOfItem(atPath: root)[.posixPermissions] as? NSNumber
         #expect(permissions?.intValue == 0o700)
     }
+
+    @Test("a root replaced by a link after its first use is refused, and nothing is written through it")
+    func replacedByLink() async throws {
+        let root = temporaryPath("swapped")
+        let target = temporaryPath("elsewhere")
+        try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true)
+        defer {
+            try? FileManager.default.removeItem(atPath: root)
+            try? FileManager.default.removeItem(atPath: target)
+        }
+        let scratch = pipeline(root: root)
+        #expect(await scratch.process(try request(id: "a")).steps.first?.status == .ok)
+        try FileManager.default.removeItem(atPath: root)
+        try FileManager.default.createSymbolicLink(atPath: root, withDestinationPath: target)
+        let result = await scratch.process(try request(id: "b"))
+        #expect(result.steps.first?.status == .failed)
+        #expect(result.steps.first?.error?.contains("is not a directory of this user's") == true)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: target).isEmpty)
+    }
 }
