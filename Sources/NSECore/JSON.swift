@@ -71,11 +71,9 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
         /// by their code units (RFC 8259 §8.3), not by canonical equivalence as `String ==`
         /// does. Most names differ in length, which settles it at once.
         public func isNamed(_ name: String) -> Bool {
-            let count = key.utf8.count
-            guard count == name.utf8.count else { return false }
-            guard count > 0 else { return true }
-            var own = key, other = name
-            return own.withUTF8 { a in other.withUTF8 { b in memcmp(a.baseAddress!, b.baseAddress!, count) == 0 } }
+            // Equal bytes are also equal by `==`, whose check is cheap for most names; the bytes
+            // are compared only for a name that passes it.
+            key.utf8.count == name.utf8.count && key == name && key.utf8.elementsEqual(name.utf8)
         }
     }
 
