@@ -56,10 +56,8 @@ public final class Downloader: Sendable {
     ///
     /// - Throws: ``DownloadError`` saying what went wrong and what to do.
     public func download(_ request: DownloadRequest) async throws(DownloadError) -> DownloadResult {
+        if let recent = try downloadIfRecent(request) { return recent }
         let started = ContinuousClock.now
-        if let cached = try recentBody(for: request, now: started) {
-            return try deliver(cached, for: request, shared: true, started: started)
-        }
         try Self.validate(request.url)
         let (body, shared) = try await fetch(request).get()
         return try deliver(body, for: request, shared: shared, started: started)

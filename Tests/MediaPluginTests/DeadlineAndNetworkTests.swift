@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 import NSECore
 import NSETesting
@@ -64,14 +59,11 @@ struct DeadlineAndNetworkTests {
 
     @Test("the same URL asked for by many notifications at once is fetched once")
     func campaignSharesOneTransfer() async throws {
-        let server = TestHTTPServer()
-        let png = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Fixtures.media("picture.png"))))
-        server.route("/campaign.png", .bytes(png, contentType: "image/png"))
-        try await server.start()
+        let server = try await mediaServer()
         defer { server.stop() }
         let root = try ScratchRoot()
         let pipeline = try root.pipeline("network: { allow-private: true }\nsteps: [media]\n")
-        let url = quoted(server.url("/campaign.png"))
+        let url = quoted(server.url("/picture.png"))
         let requests = try (0..<50).map { try notification(#""image":\#(url)"#, id: "n\($0)") }
 
         let results = await withTaskGroup(of: NotificationResult.self) { group in
@@ -84,80 +76,6 @@ struct DeadlineAndNetworkTests {
         #expect(results.count == 50)
         #expect(results.allSatisfy { $0.outcome == .modified && $0.attachments.first?.uti == "public.png" })
         // Joined transfers and the recent-downloads cache serve the rest.
-        #expect(server.requestCount("/campaign.png") == 1)
-    }
-
-    @Test("a URL downloaded moments ago is delivered on the caller's thread, validated and named as the first")
-    func recentBodyServedImmediately() async throws {
-        let server = TestHTTPServer()
-        let png = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Fixtures.media("picture.png"))))
-        server.route("/recent.png", .bytes(png, contentType: "image/png"))
-        try await server.start()
-        defer { server.stop() }
-        let root = try ScratchRoot()
-        let pipeline = try root.pipeline("network: { allow-private: true }\nsteps: [media]\n")
-        let url = quoted(server.url("/recent.png"))
-        let first = await pipeline.process(try notification(#""image":\#(url)"#, id: "first"))
-
-        // The step's plain call finishes the work: the file is the first download's body,
-        // linked (the same inode), with no second request.
-        let request = try notification(#""image":\#(url)"#, id: "second")
-        let context = ModifierContext.standalone(request: request, scratchRoot: root.path)
-        let media = try #require(pipeline.steps.first?.modifier)
-        var content = request.content
-        #expect(try media.modifyImmediately(&content, context: context))
-        let file = try #require(content.attachments.first?.file)
-        let firstFile = try #require(first.attachments.first?.file)
-        var linked = stat(), original = stat()
-        #expect(stat(file, &linked) == 0 && stat(firstFile, &original) == 0)
-        #expect(linked.st_ino == original.st_ino)
-        #expect(server.requestCount("/recent.png") == 1)
-
-        let second = await pipeline.process(try notification(#""image":\#(url)"#, id: "third"))
-        #expect(second.outcome == .modified)
-        #expect(second.attachments.map(\.uti) == first.attachments.map(\.uti))
-        #expect(second.attachments.first?.file.hasSuffix("/image.png") == true)
-        #expect(server.requestCount("/recent.png") == 1)
-    }
-
-    @Test("a URL not downloaded yet is left to the step's awaited work, with nothing done")
-    func notRecentLeavesNothing() async throws {
-        let server = TestHTTPServer()
-        server.route("/later.png", .file(path: Fixtures.media("picture.png"), contentType: "image/png"))
-        try await server.start()
-        defer { server.stop() }
-        let root = try ScratchRoot()
-        let pipeline = try root.pipeline("network: { allow-private: true }\nsteps: [media]\n")
-        let request = try notification(#""image":\#(quoted(server.url("/later.png")))"#, id: "n1")
-        let context = ModifierContext.standalone(request: request, scratchRoot: root.path)
-        let media = try #require(pipeline.steps.first?.modifier)
-        var content = request.content
-        #expect(try media.modifyImmediately(&content, context: context) == false)
-        #expect(content == request.content)
-        #expect(context.warnings.isEmpty && context.rejections.isEmpty)
-        #expect(root.files().isEmpty)
-        #expect(server.requestCount("/later.png") == 0)
-    }
-
-    @Test("when one of several URLs is not at hand, what was delivered at once is taken back")
-    func partlyRecentIsUndone() async throws {
-        let server = try await mediaServer()
-        defer { server.stop() }
-        let root = try ScratchRoot()
-        let pipeline = try root.pipeline("network: { allow-private: true }\nsteps: [media]\n")
-        let recent = quoted(server.url("/picture.png")), later = quoted(server.url("/picture.gif"))
-        let first = await pipeline.process(try notification(#""image":\#(recent)"#, id: "first"))
-        #expect(first.attachments.count == 1)
-
-        let request = try notification(#""att":{"a":\#(recent),"b":\#(later)}"#, id: "both")
-        let context = ModifierContext.standalone(request: request, scratchRoot: root.path)
-        let media = try #require(pipeline.steps.first?.modifier)
-        var content = request.content
-        #expect(try media.modifyImmediately(&content, context: context) == false)
-        #expect(content == request.content)
-        #expect(context.warnings.isEmpty && context.rejections.isEmpty)
-        // Only the first notification's file is left.
-        #expect(root.files().count == 1)
-        #expect(server.requestCount("/picture.gif") == 0)
+        #expect(server.requestCount("/picture.png") == 1)
     }
 }

@@ -27,32 +27,37 @@ struct SynchronousClosureModifier: SynchronousModifier {
     }
 }
 
-/// Keeps the attachments whose file exists, rejects the others: enough to see when the
-/// pipeline's system stage runs.
-struct ExistingFileValidator: AttachmentValidator {
-    func validate(_ attachments: [NSECore.Attachment], context: ModifierContext) async -> AttachmentValidation {
+/// Keeps the attachments whose file exists, rejects the others: enough to see when and where
+/// the pipeline's system stage runs. It records the threads it ran on, and can take a while.
+final class ExistingFileValidator: SynchronousAttachmentValidator {
+    let threads = Mutex<[UInt]>([])
+    let computing: Duration
+
+    init(computing: Duration = .zero) {
+        self.computing = computing
+    }
+
+    func validateSynchronously(_ attachments: [NSECore.Attachment], context: ModifierContext) -> AttachmentValidation {
+        threads.withLock { $0.append(currentThread()) }
+        compute(for: computing)
         var validation = AttachmentValidation()
         for attachment in attachments {
             if FileManager.default.fileExists(atPath: attachment.file) {
                 validation.accepted.append(attachment)
             } else {
-                validation.rejected.append(Rejection(identifier: attachment.identifier, source: attachment.source, reason: .unrecognizedType, detail: "no file"))
+                validation.rejected.append(Rejection(identifier: attachment.identifier, source: attachment.file, reason: .invalidURL, detail: "no file"))
             }
         }
         return validation
     }
 }
 
-/// `ExistingFileValidator` as a plain call, recording the thread it ran on.
-final class SynchronousExistingFileValidator: SynchronousAttachmentValidator {
-    let threads = Mutex<[UInt]>([])
-    func validateSynchronously(_ attachments: [NSECore.Attachment], context: ModifierContext) -> AttachmentValidation {
-        threads.withLock { $0.append(currentThread()) }
-        var validation = AttachmentValidation()
-        for attachment in attachments where FileManager.default.fileExists(atPath: attachment.file) {
-            validation.accepted.append(attachment)
-        }
-        return validation
+/// The same checks behind an `async` validator that is not synchronous, so the pipeline awaits it.
+struct AwaitedValidator: AttachmentValidator {
+    let checks = ExistingFileValidator()
+    func validate(_ attachments: [NSECore.Attachment], context: ModifierContext) async -> AttachmentValidation {
+        await Task.yield()
+        return checks.validateSynchronously(attachments, context: context)
     }
 }
 
@@ -217,7 +222,7 @@ struct SynchronousStepTests {
                     NSECore.Attachment(identifier: "gone", file: file + ".missing"),
                 ]
             })],
-            validator: ExistingFileValidator())
+            validator: AwaitedValidator())
         let result = await pipeline.process(try request())
         #expect(result.attachments.map(\.identifier) == ["kept"])
         #expect(result.rejected.map(\.identifier) == ["gone"])
@@ -240,7 +245,7 @@ struct SynchronousStepTests {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("nse-sync-\(UInt32.random(in: 0...UInt32.max)).jpg").path
         FileManager.default.createFile(atPath: file, contents: Data([0xFF, 0xD8]))
         defer { try? FileManager.default.removeItem(atPath: file) }
-        let validator = SynchronousExistingFileValidator()
+        let validator = ExistingFileValidator()
         let pipeline = Pipeline(
             steps: [.init(SynchronousClosureModifier("attach") { content, _ in
                 content.attachments = [NSECore.Attachment(identifier: "kept", file: file), NSECore.Attachment(identifier: "gone", file: file + ".x")]
@@ -257,7 +262,7 @@ struct SynchronousStepTests {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("nse-late-\(UInt32.random(in: 0...UInt32.max)).jpg").path
         FileManager.default.createFile(atPath: file, contents: Data([0xFF, 0xD8]))
         defer { try? FileManager.default.removeItem(atPath: file) }
-        let validator = SlowValidator()
+        let validator = ExistingFileValidator(computing: .milliseconds(150))
         let steps: [Pipeline.Step] = [.init(SynchronousClosureModifier("attach") { content, _ in
             content.attachments = [NSECore.Attachment(identifier: "kept", file: file), NSECore.Attachment(identifier: "gone", file: file + ".x")]
         })]
@@ -266,7 +271,7 @@ struct SynchronousStepTests {
         #expect(best.reason == "deadline")
         #expect(best.attachments.map(\.identifier) == ["kept"])
         #expect(best.rejected.map(\.identifier) == ["gone"])
-        #expect(validator.calls.load(ordering: .relaxed) == 1)
+        #expect(validator.threads.withLock { $0.count } == 1)
 
         let original = await Pipeline(steps: steps, deadline: .milliseconds(50), validator: validator).process(try request())
         #expect(original.reason == "deadline")
@@ -282,23 +287,5 @@ struct SynchronousStepTests {
         #expect(result.outcome == .fallback)
         #expect(result.reason == "deadline")
         #expect(result.contentJSON() == Array(mutablePayload.utf8))
-    }
-}
-
-/// Keeps the attachments whose file exists, after computing for 150 ms.
-final class SlowValidator: SynchronousAttachmentValidator {
-    let calls = Atomic<Int>(0)
-    func validateSynchronously(_ attachments: [NSECore.Attachment], context: ModifierContext) -> AttachmentValidation {
-        calls.add(1, ordering: .relaxed)
-        compute(for: .milliseconds(150))
-        var validation = AttachmentValidation()
-        for attachment in attachments {
-            if FileManager.default.fileExists(atPath: attachment.file) {
-                validation.accepted.append(attachment)
-            } else {
-                validation.rejected.append(Rejection(identifier: attachment.identifier, source: attachment.file, reason: .invalidURL, detail: "no file"))
-            }
-        }
-        return validation
     }
 }

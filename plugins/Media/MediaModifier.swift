@@ -50,7 +50,8 @@ public struct MediaModifier: Modifier {
     public let downloader: Downloader
     /// The sniffer that judges the first bytes of each transfer.
     public let sniffer: MagicSniffer
-    private let verdicts: VerdictMemo
+    /// Downloads one reference, with the verdicts and limits above.
+    private let fetch: MediaFetch
 
     /// A media step.
     public init(
@@ -66,7 +67,7 @@ public struct MediaModifier: Modifier {
         self.limits = limits
         self.downloader = downloader
         self.sniffer = sniffer
-        verdicts = VerdictMemo(sniffer: sniffer, limits: limits)
+        fetch = MediaFetch(downloader: downloader, verdicts: VerdictMemo(sniffer: sniffer, limits: limits), limits: limits)
     }
 
     /// Downloads the media the payload names and appends them to `content.attachments`.
@@ -94,7 +95,11 @@ public struct MediaModifier: Modifier {
             return
         }
 
-        let outcomes = await download(planned, into: directory, deadline: context.deadline)
+        Self.apply(await download(planned, into: directory, deadline: context.deadline), to: &content, context: context)
+    }
+
+    /// Adds the files to the content and records the rejections, in order.
+    private static func apply(_ outcomes: [MediaFetch.Outcome], to content: inout NotificationContent, context: ModifierContext) {
         for outcome in outcomes {
             switch outcome {
             case .attached(let attachment):
@@ -104,6 +109,7 @@ public struct MediaModifier: Modifier {
                 // that ends past its deadline as late and answers with its fallback.
                 context.reject(rejection)
             case .cancelled:
+                // The deadline passed: the answer has gone already.
                 return
             }
         }
@@ -122,7 +128,6 @@ public struct MediaModifier: Modifier {
               let directory = try? context.scratchDirectory()  // made once; `modify` finds it again
         else { return false }
         var naming = AttachmentNaming(existing: content.attachments)
-        let fetch = MediaFetch(downloader: downloader, verdicts: verdicts, limits: limits)
         var outcomes: [MediaFetch.Outcome] = []
         outcomes.reserveCapacity(found.references.count)
         for reference in found.references {
@@ -135,13 +140,7 @@ public struct MediaModifier: Modifier {
             outcomes.append(outcome)
         }
         for warning in found.warnings { context.warn(warning) }
-        for outcome in outcomes {
-            switch outcome {
-            case .attached(let attachment): content.attachments.append(attachment)
-            case .rejected(let rejection, _): context.reject(rejection)
-            case .cancelled: break
-            }
-        }
+        Self.apply(outcomes, to: &content, context: context)
         return true
     }
 
@@ -150,7 +149,6 @@ public struct MediaModifier: Modifier {
         _ planned: [(reference: MediaReference, identifier: String)], into directory: String,
         deadline: ContinuousClock.Instant
     ) async -> [MediaFetch.Outcome] {
-        let fetch = MediaFetch(downloader: downloader, verdicts: verdicts, limits: limits)
         // One URL, the usual case: no child task to start and collect.
         if planned.count == 1, let item = planned.first {
             return [await fetch.fetch(item.reference, identifier: item.identifier, directory: directory, deadline: deadline)]
