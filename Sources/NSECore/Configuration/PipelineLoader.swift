@@ -152,7 +152,9 @@ enum YAMLReader {
     static func read(_ text: String) throws(ConfigurationError) -> JSON {
         let node: Node?
         do {
-            node = try Yams.compose(yaml: text)
+            // Scalars are typed below, not by Yams' tags: its default resolver would compile
+            // its regular expressions (a few milliseconds of every start) for nothing.
+            node = try Yams.compose(yaml: text, .basic)
         } catch let error as YamlError {
             throw ConfigurationError(path: "", message: "not valid YAML: \(error)")
         } catch {
