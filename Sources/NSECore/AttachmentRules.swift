@@ -52,6 +52,8 @@ public struct AttachmentLimits: Sendable, Hashable {
 
     /// The largest limit of any kind: what a download may take before its kind is known.
     public var largest: Int64 { max(audio, image, video) }
+    /// The smallest limit of any kind: no file of this size or less is over its kind's limit.
+    public var smallest: Int64 { min(audio, image, video) }
 }
 
 /// The iOS attachment rules as data: which types are accepted, and of which kind they are.

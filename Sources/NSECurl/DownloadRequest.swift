@@ -25,6 +25,12 @@ public struct DownloadRequest: Sendable {
     /// have arrived. Called on the download thread, or on the caller's own for a body served
     /// from the recent-downloads cache: it must be thread-safe, quick and must not block.
     public var classify: (@Sendable (_ prefix: [UInt8]) -> PrefixVerdict)?
+    /// A body known to be at most this many bytes, by its `Content-Length` or because it has
+    /// all arrived before `classify` was asked, is not classified. Set it to the smallest
+    /// ``PrefixVerdict/limit(_:)`` `classify` can give when the caller checks the file itself
+    /// afterwards: no verdict could cut such a body, so sniffing it twice would only cost time.
+    /// The default, 0, classifies every body.
+    public var classifyAbove: Int64
 
     /// A request with the given fields.
     public init(
@@ -32,13 +38,15 @@ public struct DownloadRequest: Sendable {
         destination: String,
         deadline: ContinuousClock.Instant,
         maxBytes: Int64,
-        classify: (@Sendable (_ prefix: [UInt8]) -> PrefixVerdict)? = nil
+        classify: (@Sendable (_ prefix: [UInt8]) -> PrefixVerdict)? = nil,
+        classifyAbove: Int64 = 0
     ) {
         self.url = url
         self.destination = destination
         self.deadline = deadline
         self.maxBytes = maxBytes
         self.classify = classify
+        self.classifyAbove = classifyAbove
     }
 }
 

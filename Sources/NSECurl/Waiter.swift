@@ -80,6 +80,10 @@ struct Judgement {
         classifyLength: Int, maxPrefix: Int
     ) -> DownloadError? {
         if nextClassifyLength == 0 { nextClassifyLength = classifyLength }
+        if !verdictDone, let size = declared ?? (complete ? received : nil), size <= request.classifyAbove {
+            // No verdict could cut a body this small, and its caller checks the file anyway.
+            verdictDone = true
+        }
         // A loop, since the bytes at hand (a cached body, a late join) may answer a `needMoreBytes`
         // at once; it ends because the length doubles up to `maxPrefix`.
         while !verdictDone, let classify = request.classify,

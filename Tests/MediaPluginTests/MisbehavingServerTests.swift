@@ -7,8 +7,11 @@ import Testing
 @Suite("Misbehaving servers")
 struct MisbehavingServerTests {
     /// Runs one payload whose `image` is `path` on `server` through a media pipeline.
+    /// With `refusedFileStays`, the body was downloaded whole and refused by the validation
+    /// stage, which leaves the file it refused in the notification's directory (and nowhere else).
     func run(
-        _ path: String, on server: TestHTTPServer, root: ScratchRoot, extraConfig: String = ""
+        _ path: String, on server: TestHTTPServer, root: ScratchRoot, extraConfig: String = "",
+        refusedFileStays: Bool = false
     ) async throws -> NotificationResult {
         let pipeline = try root.pipeline("network: { allow-private: true }\n\(extraConfig)steps: [media]\n")
         let request = try notification(#""image":\#(quoted(server.url(path)))"#)
@@ -20,7 +23,12 @@ struct MisbehavingServerTests {
         #expect(result.rejected.count == 1)
         #expect(result.rejected.first?.source == server.url(path))
         #expect(result.rejected.first?.identifier == "image")
-        expectOnlyAttachments(result, under: root)
+        if refusedFileStays {
+            let files = root.files()
+            #expect(files.count == 1 && files.allSatisfy { $0.hasPrefix(request.id + "-") && $0.hasSuffix("/image.jpg") }, "\(files)")
+        } else {
+            expectOnlyAttachments(result, under: root)
+        }
         return result
     }
 
@@ -38,11 +46,30 @@ struct MisbehavingServerTests {
         defer { server.stop() }
         let page = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Fixtures.media("error-page.html"))))
         server.route("/photo.jpg", .bytes(page, contentType: "image/jpeg"))
-        let result = try await run("/photo.jpg", on: server, root: try ScratchRoot())
+        // Within every kind's limit: downloaded whole, then refused by its bytes.
+        let result = try await run("/photo.jpg", on: server, root: try ScratchRoot(), refusedFileStays: true)
         let rejection = try #require(result.rejected.first)
         #expect(rejection.reason == .unrecognizedType)
         #expect(rejection.detail.contains("HTML"), "\(rejection.detail)")
         #expect(rejection.detail.contains("not an attachment type iOS accepts"))
+    }
+
+    @Test("a body larger than the smallest limit and of no accepted type is stopped after its first bytes")
+    func largeHTMLIsStoppedEarly() async throws {
+        let server = try await mediaServer()
+        defer { server.stop() }
+        let page = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Fixtures.media("error-page.html"))))
+        let total = 40_000_000  // over audio's 5 MB: the first bytes are judged as they arrive
+        server.route("/page.jpg", .bytes(page + [UInt8](repeating: 0x20, count: total - page.count), contentType: "image/jpeg"))
+        let root = try ScratchRoot()
+        let result = try await run("/page.jpg", on: server, root: root)
+        let rejection = try #require(result.rejected.first)
+        #expect(rejection.reason == .unrecognizedType)
+        #expect(rejection.detail.contains("was refused"), "\(rejection.detail)")
+        #expect(rejection.detail.contains("HTML"), "\(rejection.detail)")
+        let sent = server.bodyBytesSent("/page.jpg")
+        #expect(sent < total / 4, "the transfer was not stopped early: \(sent) bytes sent")
+        expectOnlyAttachments(result, under: root)
     }
 
     @Test func pngServedFromMP4IsAcceptedAsPNG() async throws {
@@ -128,7 +155,7 @@ struct MisbehavingServerTests {
         let server = try await mediaServer()
         defer { server.stop() }
         server.route("/bomb.jpg", .gzipBomb(decodedSize: 10_000_000, contentType: "image/jpeg"))
-        let result = try await run("/bomb.jpg", on: server, root: try ScratchRoot())
+        let result = try await run("/bomb.jpg", on: server, root: try ScratchRoot(), refusedFileStays: true)
         let rejection = try #require(result.rejected.first)
         #expect(rejection.reason == .unrecognizedType)
         #expect(rejection.detail.lowercased().contains("gzip"), "\(rejection.detail)")

@@ -123,6 +123,67 @@ struct LimitTests {
         #expect(calls.count == 1)
         #expect(calls.first.map { $0.count >= 512 && Array(body.prefix($0.count)) == $0 } == true)
     }
+
+    @Test func bodyDeclaredWithinClassifyAboveIsNotClassified() async throws {
+        let f = try await Fixture.make()
+        defer { f.finish() }
+        f.server.route("/small.png", .bytes(TestHTTPServer.pattern(20_000), contentType: "image/png"))
+        let seen = Seen()
+        var request = f.request("/small.png") { prefix in
+            seen.add(prefix)
+            return .reject("not wanted")
+        }
+        request.classifyAbove = 20_000
+        let result = try await f.downloader.download(request)
+        #expect(result.byteCount == 20_000)
+        #expect(seen.calls.isEmpty)
+        #expect(fileBytes(result.file) == TestHTTPServer.pattern(20_000))
+    }
+
+    @Test func bodyDeclaredOverClassifyAboveIsClassified() async throws {
+        let f = try await Fixture.make()
+        defer { f.finish() }
+        f.server.route("/large.png", .bytes(TestHTTPServer.pattern(20_001), contentType: "image/png"))
+        var request = f.request("/large.png") { _ in .reject("not wanted") }
+        request.classifyAbove = 20_000
+        #expect(await f.failure(request)?.code == .rejectedContent)
+        #expect(!fileExists(f.scratch.file("out")))
+    }
+
+    @Test(arguments: [true, false])
+    func bodyOfUnknownSizeIsClassifiedWhateverClassifyAbove(chunked: Bool) async throws {
+        let f = try await Fixture.make()
+        defer { f.finish() }
+        // Without Content-Length the size is unknown until the end: the first bytes decide.
+        f.server.route("/unsized", .unsized(total: 2000, contentType: "image/jpeg", chunked: chunked))
+        var request = f.request("/unsized") { _ in .reject("not wanted") }
+        request.classifyAbove = 1_000_000
+        #expect(await f.failure(request)?.code == .rejectedContent)
+    }
+
+    @Test func cachedBodyIsClassifiedOnlyForCallersThatAsk() async throws {
+        let f = try await Fixture.make()
+        defer { f.finish() }
+        f.server.route("/shared.png", .bytes(TestHTTPServer.pattern(3000), contentType: "image/png"))
+        var first = f.request("/shared.png", to: "1")
+        first.classifyAbove = 3000
+        _ = try await f.downloader.download(first)
+        // Served from the recent-downloads cache: judged by each caller's own threshold.
+        let seen = Seen()
+        var within = f.request("/shared.png", to: "2") { prefix in
+            seen.add(prefix)
+            return .reject("not wanted")
+        }
+        within.classifyAbove = 3000
+        #expect(try await f.downloader.download(within).shared)
+        #expect(seen.calls.isEmpty)
+        var over = within
+        over.destination = f.scratch.file("3")
+        over.classifyAbove = 2999
+        #expect(await f.failure(over)?.code == .rejectedContent)
+        #expect(seen.calls.count == 1)
+        #expect(f.server.requestCount("/shared.png") == 1)
+    }
 }
 
 import Synchronization

@@ -50,7 +50,10 @@ struct MediaFetch: Sendable {
         let verdict = VerdictReason()
         let request = DownloadRequest(
             url: reference.url, destination: destination, deadline: deadline,
-            maxBytes: limits.largest, classify: classifier(recording: verdict))
+            maxBytes: limits.largest, classify: classifier(recording: verdict),
+            // A body within every kind's limit is judged once, by the validation stage: the
+            // early verdict could not cut it, and would run libmagic on it a second time.
+            classifyAbove: limits.smallest)
         return (request, verdict)
     }
 
@@ -76,7 +79,8 @@ struct MediaFetch: Sendable {
     }
 
     /// NSEMagic's early verdict as the downloader's `classify`: an image is cut at its own
-    /// limit + 1 byte rather than at the largest limit.
+    /// limit + 1 byte rather than at the largest limit, and a large body of no accepted type
+    /// (a 40 MB archive named `.jpg`) is stopped after its first bytes.
     private func classifier(recording verdict: VerdictReason) -> @Sendable ([UInt8]) -> PrefixVerdict {
         { [verdicts] prefix in
             switch verdicts.verdict(prefix) {
