@@ -17,9 +17,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 source "$root/Benchmarks/lib/loopback-nginx.sh"
 bench_workdir download-bench
 
-echo "building DownloadBenchmark (release)…"
-(cd "$root" && swift build -c release --product DownloadBenchmark >/dev/null)
-bench="$root/.build/release/DownloadBenchmark"
+bench_build DownloadBenchmark
 
 mkdir -p "$work/nse-out"
 for ((i = 0; i < N; i++)); do head -c $((SIZE_KB * 1024)) /dev/urandom > "$work/www/img-$i.jpg"; done

@@ -23,9 +23,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 source "$root/Benchmarks/lib/loopback-nginx.sh"
 bench_workdir media-bench
 
-echo "building MediaBenchmark (release)…"
-(cd "$root" && swift build -c release --product MediaBenchmark >/dev/null)
-bench="$root/.build/release/MediaBenchmark"
+bench_build MediaBenchmark
 
 # Real media, padded with random bytes to size, so libmagic accepts them as JPEG and MP4.
 # Each image starts with its own random comment segment, so no two share their first bytes.
