@@ -47,7 +47,8 @@ final class Counter: Sendable {
 
 /// Runs one payload per URL, at most `inFlight` at once (0: all at once), as a bulk runner
 /// does: `inFlight` workers each take the next payload when done with one. Every notification
-/// must end with one attachment.
+/// must end with one attachment. Each result is checked and let go as it comes, as `nse run`
+/// writes each result out and keeps none.
 func run(_ urls: [String], inFlight: Int) async -> (time: Duration, accepted: Int) {
     // The payloads as text: reading them is part of nse's work, so it is timed.
     let payloads = urls.map { url in
@@ -57,25 +58,28 @@ func run(_ urls: [String], inFlight: Int) async -> (time: Duration, accepted: In
     let next = Counter()
     let clock = ContinuousClock()
     let started = clock.now
-    let results = await withTaskGroup(of: [NotificationResult].self) { group in
+    let (accepted, failures) = await withTaskGroup(of: (Int, [String]).self) { group in
         for _ in 0..<workers {
             group.addTask {
-                var done: [NotificationResult] = []
+                var accepted = 0
+                var failures: [String] = []
                 while true {
                     let index = next.take()
-                    guard index < payloads.count else { return done }
+                    guard index < payloads.count else { return (accepted, failures) }
                     let request = try! NotificationRequest(id: "n\(index)", json: payloads[index])
-                    done.append(await pipeline.process(request))
+                    let result = await pipeline.process(request)
+                    accepted += result.attachments.count
+                    if result.attachments.count != 1 {
+                        failures.append("\(result.id): \(result.rejected.first?.detail ?? "no attachment")")
+                    }
                 }
             }
         }
-        return await group.reduce(into: []) { $0 += $1 }
+        return await group.reduce(into: (0, [String]())) { $0.0 += $1.0; $0.1 += $1.1 }
     }
     let elapsed = clock.now - started
-    for result in results where result.attachments.count != 1 {
-        print("\(result.id): \(result.rejected.first?.detail ?? "no attachment")")
-    }
-    return (elapsed, results.reduce(0) { $0 + $1.attachments.count })
+    for failure in failures { print(failure) }
+    return (elapsed, accepted)
 }
 
 func milliseconds(_ d: Duration) -> Int {
