@@ -49,6 +49,8 @@ final class Transfer {
     /// Status of the response whose headers are arriving (redirects have their own).
     private(set) var status = 0
     private var pendingLength: Int64?
+    /// Whether the response whose headers are arriving has a `Transfer-Encoding`.
+    private var pendingEncoded = false
     /// `Content-Length` of the final (2xx) response, once its headers are complete.
     private(set) var declaredLength: Int64?
     private(set) var headersDone = false
@@ -136,20 +138,32 @@ final class Transfer {
                 status = Self.decimal(line[(space + 1)...].prefix { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\r") && $0 != UInt8(ascii: "\n") }).map(Int.init) ?? 0
             }
             pendingLength = nil
+            pendingEncoded = false
             return true
         }
         if line.elementsEqual("\r\n".utf8) || line.elementsEqual("\n".utf8) {
             return onHeadersComplete()
         }
-        let name = "content-length:".utf8
-        if line.count > name.count, zip(line, name).allSatisfy({ byte, expected in
-               byte == expected || ((UInt8(ascii: "a")...UInt8(ascii: "z")).contains(expected) && byte == expected - 0x20)
-           }) {
-            let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == 0x0A }
-            let value = line[name.count...].drop(while: isSpace)
-            pendingLength = Self.decimal(value.prefix { !isSpace($0) })
+        if let value = Self.value(of: "content-length:", in: line) {
+            pendingLength = Self.decimal(value)
+        } else if Self.value(of: "transfer-encoding:", in: line) != nil {
+            // The body is framed by its encoding, and a Content-Length beside it means nothing
+            // (RFC 9112, 6.3): libcurl reads on past it, so it must not be trusted as a size.
+            pendingEncoded = true
         }
         return true
+    }
+
+    /// The value of the header `line` when it is the header `name` (lowercase, with its colon,
+    /// matched without regard to case), without surrounding blanks; nil for another header.
+    static func value(of name: String, in line: UnsafeBufferPointer<UInt8>) -> Slice<UnsafeBufferPointer<UInt8>>? {
+        let name = name.utf8
+        guard line.count > name.count, zip(line, name).allSatisfy({ byte, expected in
+            byte == expected || ((UInt8(ascii: "a")...UInt8(ascii: "z")).contains(expected) && byte == expected - 0x20)
+        }) else { return nil }
+        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == 0x0A }
+        let value = line[name.count...].drop(while: isSpace)
+        return value.prefix { !isSpace($0) }
     }
 
     /// The value of a run of ASCII digits; nil when empty, not all digits, or too large.
@@ -169,7 +183,7 @@ final class Transfer {
             return true  // interim response; the real one follows
         case 200..<300:
             headersDone = true
-            declaredLength = pendingLength
+            declaredLength = pendingEncoded ? nil : pendingLength
             // Refuse before the body when Content-Length already says it is too large.
             return judgeAllOrStop()
         case 400...:

@@ -53,6 +53,9 @@ struct Judgement {
     private var kindLimit: Int64?
     /// True once `classify` gave a final verdict, or will not be asked again.
     private var verdictDone: Bool
+    /// True while `classify` is not asked because the body was known to be within
+    /// `classifyAbove`.
+    private var skipped = false
     private var classifiedLength = 0
     /// How many bytes `classify` sees next: the classify length, doubled after each
     /// `needMoreBytes`. Judging more bytes than asked for costs a sniffer time on the engine
@@ -80,9 +83,14 @@ struct Judgement {
         classifyLength: Int, maxPrefix: Int
     ) -> DownloadError? {
         if nextClassifyLength == 0 { nextClassifyLength = classifyLength }
-        if !verdictDone, let size = declared ?? (complete ? received : nil), size <= request.classifyAbove {
+        if !verdictDone, let size = complete ? received : declared, size <= request.classifyAbove {
             // No verdict could cut a body this small, and its caller checks the file anyway.
             verdictDone = true
+            skipped = true
+        } else if skipped, received > request.classifyAbove {
+            // More arrived than the body was said to hold: judge it after all, on the bytes kept.
+            skipped = false
+            verdictDone = request.classify == nil
         }
         // A loop, since the bytes at hand (a cached body, a late join) may answer a `needMoreBytes`
         // at once; it ends because the length doubles up to `maxPrefix`.

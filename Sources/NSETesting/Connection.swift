@@ -71,9 +71,10 @@ struct Connection {
             _ = head(200, ["Content-Type": type, "Content-Length": "\(declared)"]) && body(bytes, path)
             return false  // the framing is broken; close
 
-        case .unsized(let total, let type, let chunked, let prefix):
+        case .unsized(let total, let type, let chunked, let prefix, let falseLength):
             var headers = ["Content-Type": type]
             if chunked { headers["Transfer-Encoding"] = "chunked" } else { headers["Connection"] = "close" }
+            if chunked, let falseLength { headers["Content-Length"] = "\(falseLength)" }
             guard head(200, headers) else { return false }
             var sent = 0
             while sent < total, !server.isStopping {

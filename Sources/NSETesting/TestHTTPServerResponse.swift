@@ -13,8 +13,10 @@ extension TestHTTPServer {
         /// Sends `body` but declares `declaredLength` bytes, then closes the connection.
         case lyingLength(body: [UInt8], declaredLength: Int64, contentType: String)
         /// `total` bytes without `Content-Length`: chunked, or ended by closing. The body starts
-        /// with `prefix` (e.g. a real file's header) and goes on with the pattern.
-        case unsized(total: Int, contentType: String, chunked: Bool, prefix: [UInt8] = [])
+        /// with `prefix` (e.g. a real file's header) and goes on with the pattern. With
+        /// `falseLength`, a chunked body also carries that `Content-Length`, which a client must
+        /// ignore (RFC 9112, 6.3) and which may lie.
+        case unsized(total: Int, contentType: String, chunked: Bool, prefix: [UInt8] = [], falseLength: Int64? = nil)
         /// A redirect to `location` (absolute, or a path on this server).
         case redirect(to: String, status: Int = 302)
         /// A 404 with an HTML page.

@@ -161,6 +161,29 @@ struct LimitTests {
         #expect(await f.failure(request)?.code == .rejectedContent)
     }
 
+    @Test func contentLengthBesideChunkedEncodingIsNotASize() async throws {
+        let f = try await Fixture.make()
+        defer { f.finish() }
+        // 100 bytes announced, 40 MB sent in chunks: the length is ignored, so the body is
+        // classified as it arrives and cut at the cap, not trusted as small.
+        let total = 40_000_000
+        f.server.route("/chunked", .unsized(total: total, contentType: "image/jpeg", chunked: true, falseLength: 100))
+        let seen = Seen()
+        var request = f.request("/chunked", maxBytes: 1_000_000) { prefix in
+            seen.add(prefix)
+            return .reject("not wanted")
+        }
+        request.classifyAbove = 1000
+        #expect(await f.failure(request)?.code == .rejectedContent)
+        #expect(seen.calls.count == 1)
+        #expect(f.server.bodyBytesSent("/chunked") < total / 4)
+        // Without classify, the cap cuts it while streaming; the false length is never quoted.
+        let error = await f.failure(f.request("/chunked", to: "2", maxBytes: 1_000_000))
+        #expect(error?.code == .tooLarge)
+        #expect(error?.message.contains("passed") == true, "\(error?.message ?? "")")
+        #expect(!fileExists(f.scratch.file("out")) && !fileExists(f.scratch.file("2")))
+    }
+
     @Test func cachedBodyIsClassifiedOnlyForCallersThatAsk() async throws {
         let f = try await Fixture.make()
         defer { f.finish() }
