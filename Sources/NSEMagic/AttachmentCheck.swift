@@ -85,7 +85,13 @@ struct AttachmentCheck {
             return reject(.invalidFileSize, "the file is empty (0 bytes)")
         }
         guard let type = result.type else {
-            return reject(.unrecognizedType, MagicSniffer.unrecognizedDetail(result))
+            // A download refused here (one too small to be judged while it arrived) gets the
+            // same advice as one the downloader stopped.
+            var detail = MagicSniffer.unrecognizedDetail(result)
+            if let source = attachment.source, source.hasPrefix("https://") || source.hasPrefix("http://") {
+                detail += " Check that \(source) points at the media file itself."
+            }
+            return reject(.unrecognizedType, detail)
         }
         let limit = limits[type.kind]
         if result.byteCount > limit {

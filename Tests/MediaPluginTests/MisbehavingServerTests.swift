@@ -52,6 +52,7 @@ struct MisbehavingServerTests {
         #expect(rejection.reason == .unrecognizedType)
         #expect(rejection.detail.contains("HTML"), "\(rejection.detail)")
         #expect(rejection.detail.contains("not an attachment type iOS accepts"))
+        #expect(rejection.detail.contains("Check that \(server.url("/photo.jpg")) points at the media file itself."), "\(rejection.detail)")
     }
 
     @Test("a body larger than the smallest limit and of no accepted type is stopped after its first bytes")
