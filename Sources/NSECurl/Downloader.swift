@@ -33,14 +33,9 @@ public final class Downloader: Sendable {
             ownsWorkDirectory = false
         } else {
             let base = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-            var template = Array("\(base)/nse-downloads-XXXXXX".utf8CString)
-            guard let made = mkdtemp(&template) else {
-                let reason = String(cString: strerror(errno))
-                throw DownloadError(.io, "Could not create a download work directory in \(base): \(reason). Set TMPDIR to a writable directory.", url: "")
-            }
-            workDirectory = String(cString: made)
+            WorkDirectories.sweepStaleOnce(in: base)
+            workDirectory = try WorkDirectories.make(in: base)
             ownsWorkDirectory = true
-            WorkDirectories.removeAtExit(workDirectory)
         }
         engine = try TransferEngine(configuration: configuration, workDirectory: workDirectory)
     }
@@ -129,7 +124,7 @@ public final class Downloader: Sendable {
         engine.shutdown()
         // Bodies still held by callers keep the folder; it is then removed at exit.
         if ownsWorkDirectory, rmdir(workDirectory) == 0 {
-            WorkDirectories.forget(workDirectory)
+            WorkDirectories.release(workDirectory)
         }
     }
 
@@ -164,35 +159,4 @@ private final class WaiterBox: Sendable {
     private let waiter = Mutex<Waiter?>(nil)
     func set(_ value: Waiter) { waiter.withLock { $0 = value } }
     func take() -> Waiter? { waiter.withLock { $0 } }
-}
-
-/// The work directories downloaders made, removed with what is left in them when the process
-/// exits: a process that never shuts its downloaders down (a test run, a command that ends
-/// through `exit`) would otherwise leave one behind each time, with the cached bodies in it.
-enum WorkDirectories {
-    private static let pending = Mutex<Set<String>>([])
-    private static let handler: Void = { atexit { WorkDirectories.removeAll() } }()
-
-    static func removeAtExit(_ directory: String) {
-        _ = handler
-        pending.withLock { _ = $0.insert(directory) }
-    }
-
-    static func forget(_ directory: String) {
-        pending.withLock { _ = $0.remove(directory) }
-    }
-
-    private static func removeAll() {
-        for directory in pending.withLock({ $0 }) {
-            // The engine writes its files directly in the directory, never in subfolders.
-            if let listing = opendir(directory) {
-                while let entry = readdir(listing) {
-                    let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                    if name != "." && name != ".." { unlink(directory + "/" + name) }
-                }
-                closedir(listing)
-            }
-            rmdir(directory)
-        }
-    }
 }
