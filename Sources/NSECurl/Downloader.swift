@@ -37,7 +37,12 @@ public final class Downloader: Sendable {
             workDirectory = try WorkDirectories.make(in: base)
             ownsWorkDirectory = true
         }
-        engine = try TransferEngine(configuration: configuration, workDirectory: workDirectory)
+        do {
+            engine = try TransferEngine(configuration: configuration, workDirectory: workDirectory)
+        } catch {
+            if ownsWorkDirectory, rmdir(workDirectory) == 0 { WorkDirectories.release(workDirectory) }
+            throw error
+        }
     }
 
     deinit { shutdown() }
