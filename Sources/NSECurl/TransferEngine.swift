@@ -179,7 +179,7 @@ final class TransferEngine: @unchecked Sendable {
     /// Creates the partial file and the easy handle, and hands the transfer to the multi handle.
     private func start(_ url: String) -> Result<Transfer, DownloadError> {
         sequence += 1
-        let path = "\(workDirectory)/partial-\(sequence)"
+        let path = workDirectory + "/" + WorkDirectories.bodyName(sequence)
         let fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             let reason = String(cString: strerror(errno))

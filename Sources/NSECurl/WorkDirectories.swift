@@ -31,7 +31,7 @@ enum WorkDirectories {
 
     /// Opens ``parent(in:)`` (made first if `create`), refusing a link or another user's
     /// folder, and making the user's own folder owner-only: the work folders in it are then
-    /// out of everyone else's reach. Nil with the reason when it cannot be used.
+    /// out of everyone else's reach. A failure says why it cannot be used.
     private static func openParent(in base: String, create: Bool) -> Result<Int32, DownloadError> {
         let parent = parent(in: base)
         if create, mkdir(parent, 0o700) != 0, errno != EEXIST {
@@ -144,7 +144,10 @@ enum WorkDirectories {
         return removed
     }
 
-    /// `partial-<digits>`: the only names the engine gives its files.
+    /// The name of the engine's `number`th file in its folder: the only names it gives.
+    static func bodyName(_ number: Int) -> String { "partial-\(number)" }
+
+    /// Whether `name` is one ``bodyName(_:)`` gives.
     static func isBodyName(_ name: String) -> Bool {
         let digits = name.utf8.dropFirst("partial-".utf8.count)
         return name.hasPrefix("partial-") && !digits.isEmpty
